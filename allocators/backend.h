@@ -1,0 +1,47 @@
+// The allocation interface every worker offers its harness.
+//
+// Exactly one backend file (allocators/<name>.cc) is linked into each worker, and it
+// defines these functions in terms of that allocator's best native calls. The calls are
+// plain functions, not virtual, so every backend pays the same (small) call cost.
+//
+// Contract, for every backend:
+//   allocate(size, align)          a block of >= size bytes at an address % align == 0,
+//                                  or nullptr. align is a power of two; align <= 16 means
+//                                  "the allocator's natural alignment".
+//   allocate_zeroed(size, align)   the same, first size bytes zero.
+//   grow(block, old, new, align)   a block of >= new bytes, align-aligned, holding the first
+//                                  min(old, new) bytes of block; block is released unless
+//                                  nullptr is returned. May return block itself (in place).
+//   deallocate(block, size, align) size and align are those of the request that made block.
+//   usable_size(block)             bytes the allocator says block can hold (>= request).
+//
+// The backend never adjusts what it is asked for to hide an allocator's fault: the
+// harness checks the contract and reports a violation as a finding.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+namespace abench::backend {
+
+// Who serves malloc in this process, and whether it is the allocator this worker names.
+struct Identity {
+  std::string name;           // "system", "mimalloc", ...
+  std::string version;        // the allocator's own version string
+  std::string malloc_object;  // shared object that defines the `malloc` symbol in use
+  bool serves_malloc = false;
+  std::string problem;        // why serves_malloc is false
+};
+
+Identity identify();
+
+void* allocate(std::size_t size, std::size_t align) noexcept;
+void* allocate_zeroed(std::size_t size, std::size_t align) noexcept;
+void* grow(void* block, std::size_t old_size, std::size_t new_size, std::size_t align) noexcept;
+void deallocate(void* block, std::size_t size, std::size_t align) noexcept;
+std::size_t usable_size(const void* block) noexcept;
+
+// Alignments at or below this are what plain malloc guarantees.
+inline constexpr std::size_t kNaturalAlign = alignof(std::max_align_t);
+
+}  // namespace abench::backend

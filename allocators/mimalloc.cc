@@ -1,0 +1,33 @@
+// Backend `mimalloc`: linked, so mimalloc serves the whole process's malloc.
+#include <mimalloc.h>
+
+#include "allocators/backend.h"
+#include "allocators/malloc_identity.h"
+
+namespace abench::backend {
+
+Identity identify() {
+  const int v = mi_version();  // e.g. 209 for 2.0.9
+  std::string version = std::to_string(v / 100) + "." + std::to_string((v / 10) % 10) + "." +
+                        std::to_string(v % 10);
+  return identity_from_malloc_object("mimalloc", version, "libmimalloc");
+}
+
+void* allocate(std::size_t size, std::size_t align) noexcept {
+  return align <= kNaturalAlign ? mi_malloc(size) : mi_malloc_aligned(size, align);
+}
+
+void* allocate_zeroed(std::size_t size, std::size_t align) noexcept {
+  return align <= kNaturalAlign ? mi_zalloc(size) : mi_zalloc_aligned(size, align);
+}
+
+void* grow(void* block, std::size_t, std::size_t new_size, std::size_t align) noexcept {
+  return align <= kNaturalAlign ? mi_realloc(block, new_size)
+                                : mi_realloc_aligned(block, new_size, align);
+}
+
+void deallocate(void* block, std::size_t, std::size_t) noexcept { mi_free(block); }
+
+std::size_t usable_size(const void* block) noexcept { return mi_usable_size(block); }
+
+}  // namespace abench::backend

@@ -1,0 +1,56 @@
+// Backend `tcmalloc` (gperftools, minimal build): linked, so tcmalloc serves the whole
+// process's malloc. Uses its malloc-compatible tc_* entry points; like glibc it has no
+// aligned calloc or aligned realloc.
+#include <gperftools/tcmalloc.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "allocators/backend.h"
+#include "allocators/malloc_identity.h"
+
+namespace abench::backend {
+
+Identity identify() {
+  int major = 0, minor = 0;
+  const char* patch = "";
+  tc_version(&major, &minor, &patch);
+  return identity_from_malloc_object(
+      "tcmalloc", std::to_string(major) + "." + std::to_string(minor) + patch, "libtcmalloc");
+}
+
+void* allocate(std::size_t size, std::size_t align) noexcept {
+  if (align <= kNaturalAlign) return tc_malloc(size);
+  void* block = nullptr;
+  return tc_posix_memalign(&block, align, size) == 0 ? block : nullptr;
+}
+
+void* allocate_zeroed(std::size_t size, std::size_t align) noexcept {
+  if (align <= kNaturalAlign) return tc_calloc(1, size);
+  void* block = allocate(size, align);
+  if (block != nullptr) std::memset(block, 0, size);
+  return block;
+}
+
+void* grow(void* block, std::size_t old_size, std::size_t new_size, std::size_t align) noexcept {
+  if (align <= kNaturalAlign) return tc_realloc(block, new_size);
+  void* moved = allocate(new_size, align);
+  if (moved == nullptr) return nullptr;
+  std::memcpy(moved, block, std::min(old_size, new_size));
+  tc_free(block);
+  return moved;
+}
+
+void deallocate(void* block, std::size_t size, std::size_t align) noexcept {
+  if (align <= kNaturalAlign) {
+    tc_free_sized(block, size);
+  } else {
+    tc_free(block);  // tc_free_sized assumes the natural size class of `size`
+  }
+}
+
+std::size_t usable_size(const void* block) noexcept {
+  return tc_malloc_size(const_cast<void*>(block));
+}
+
+}  // namespace abench::backend

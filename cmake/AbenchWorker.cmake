@@ -1,0 +1,22 @@
+# abench_add_worker(NAME SOURCE [LIBS...])
+#
+# Builds `abench-worker-NAME`: the shared harness plus exactly one allocator backend.
+# mimalloc, jemalloc and tcmalloc export malloc/free themselves, so linking one of them
+# replaces the allocator of the whole process. Two of them in one binary would make it
+# a matter of link order which one serves malloc; hence one executable per backend, and
+# each worker checks at start-up that the allocator it names really serves malloc.
+#
+# Also builds `harness_test_NAME`, the harness unit tests running over that backend.
+function(abench_add_worker name source)
+  set(libs ${ARGN})
+  add_library(abench_backend_${name} OBJECT ${source})
+  target_link_libraries(abench_backend_${name} PUBLIC abench_harness ${libs})
+
+  add_executable(abench-worker-${name} harness/worker_main.cc)
+  target_link_libraries(abench-worker-${name} PRIVATE abench_backend_${name})
+
+  list(APPEND ABENCH_BACKENDS_BUILT ${name})
+  set(ABENCH_BACKENDS_BUILT "${ABENCH_BACKENDS_BUILT}" PARENT_SCOPE)
+  set_property(GLOBAL APPEND PROPERTY ABENCH_WORKER_TARGETS abench-worker-${name})
+  set_property(GLOBAL APPEND PROPERTY ABENCH_BACKEND_NAMES ${name})
+endfunction()

@@ -1,0 +1,18 @@
+# Records how abench was built (compiler, flags, git revision) in a generated header,
+# so every result file can say which build produced it. The git revision is refreshed
+# on every build, not only at configure time.
+string(TOUPPER "${CMAKE_BUILD_TYPE}" _abench_bt)
+set(ABENCH_COMPILER "${CMAKE_CXX_COMPILER_ID} ${CMAKE_CXX_COMPILER_VERSION}")
+set(ABENCH_CXX_FLAGS "${CMAKE_CXX_FLAGS} ${CMAKE_CXX_FLAGS_${_abench_bt}}")
+string(STRIP "${ABENCH_CXX_FLAGS}" ABENCH_CXX_FLAGS)
+
+set(_abench_info_dir ${CMAKE_BINARY_DIR}/generated)
+configure_file(${CMAKE_SOURCE_DIR}/cmake/build_info.h.in ${_abench_info_dir}/build_info.h @ONLY)
+add_custom_target(abench_git_revision
+  COMMAND ${CMAKE_COMMAND} -DSOURCE_DIR=${CMAKE_SOURCE_DIR} -DOUT=${_abench_info_dir}/git_revision.h
+          -P ${CMAKE_SOURCE_DIR}/cmake/GitRevision.cmake
+  BYPRODUCTS ${_abench_info_dir}/git_revision.h
+  COMMENT "abench: recording git revision")
+add_library(abench_build_info INTERFACE)
+add_dependencies(abench_build_info abench_git_revision)
+target_include_directories(abench_build_info INTERFACE ${_abench_info_dir})

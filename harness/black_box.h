@@ -1,0 +1,21 @@
+// Optimization barriers. The compiler must assume the asm reads (and may modify) the
+// value and all memory, so it can neither constant-fold a request size nor delete an
+// allocation whose result "escapes" here. Emits no instructions.
+#pragma once
+
+namespace abench {
+
+template <class T>
+inline void do_not_optimize(T& value) {
+  asm volatile("" : "+r,m"(value) : : "memory");
+}
+
+template <class T>
+inline void do_not_optimize(const T& value) {
+  asm volatile("" : : "r,m"(value) : "memory");
+}
+
+// All memory writes before this point are considered observed.
+inline void clobber_memory() { asm volatile("" : : : "memory"); }
+
+}  // namespace abench

@@ -1,0 +1,43 @@
+#include "harness/pinning.h"
+
+#include <sched.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace abench {
+
+PinResult pin_to_cpu(int requested_cpu) {
+  cpu_set_t allowed;
+  CPU_ZERO(&allowed);
+  if (sched_getaffinity(0, sizeof allowed, &allowed) != 0)
+    return {-1, std::string("sched_getaffinity failed: ") + std::strerror(errno)};
+  int cpu = requested_cpu;
+  if (cpu < 0) {
+    for (int c = CPU_SETSIZE - 1; c >= 0; --c)
+      if (CPU_ISSET(c, &allowed)) {
+        cpu = c;
+        break;
+      }
+  }
+  if (cpu < 0 || cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, &allowed)) {
+    std::string allowed_list;
+    for (int c = 0; c < CPU_SETSIZE; ++c)
+      if (CPU_ISSET(c, &allowed)) {
+        if (!allowed_list.empty()) allowed_list += ',';
+        allowed_list += std::to_string(c);
+      }
+    return {-1, "CPU " + std::to_string(requested_cpu) +
+                    " is not one this process may use (allowed: " + allowed_list + ")"};
+  }
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  CPU_SET(cpu, &one);
+  if (sched_setaffinity(0, sizeof one, &one) != 0)
+    return {-1, "sched_setaffinity(" + std::to_string(cpu) + ") failed: " + std::strerror(errno)};
+  return {cpu, ""};
+}
+
+int current_cpu() { return sched_getcpu(); }
+
+}  // namespace abench

@@ -1,0 +1,112 @@
+#include "harness/protocol.h"
+
+#include <stdexcept>
+
+namespace abench {
+namespace {
+
+template <class Enum, std::size_t N>
+Enum enum_field(const nlohmann::json& j, const char* key,
+                const std::array<std::string_view, N>& names) {
+  const auto name = j.at(key).get<std::string>();
+  if (auto value = enum_from_name<Enum>(names, name)) return *value;
+  throw std::invalid_argument(std::string("unknown ") + key + " '" + name + "'");
+}
+
+}  // namespace
+
+void to_json(nlohmann::json& j, const Alignment& a) {
+  j = {{"requested", a.requested}, {"preferred", a.preferred}};
+}
+void from_json(const nlohmann::json& j, Alignment& a) {
+  j.at("requested").get_to(a.requested);
+  j.at("preferred").get_to(a.preferred);
+}
+
+void to_json(nlohmann::json& j, const CellSpec& c) {
+  j = {{"id", c.id},           {"workload", name_of(c.workload)}, {"policy", name_of(c.policy)},
+       {"size", c.size},       {"alignment", c.alignment},         {"live", c.live}};
+}
+void from_json(const nlohmann::json& j, CellSpec& c) {
+  j.at("id").get_to(c.id);
+  c.workload = enum_field<Workload>(j, "workload", kWorkloadNames);
+  c.policy = enum_field<Policy>(j, "policy", kPolicyNames);
+  j.at("size").get_to(c.size);
+  j.at("alignment").get_to(c.alignment);
+  j.at("live").get_to(c.live);
+}
+
+void to_json(nlohmann::json& j, const WorkerRequest& r) {
+  j = {{"protocol", r.protocol},
+       {"cells", r.cells},
+       {"min_batch_ns", r.sampler.min_batch_ns},
+       {"samples", r.sampler.samples},
+       {"fixed_iterations", r.sampler.fixed_iterations},
+       {"touch", r.touch},
+       {"pin", r.pin},
+       {"cpu", r.cpu},
+       {"order", r.order == CellOrder::matrix ? "matrix" : "shuffled"},
+       {"seed", r.seed}};
+}
+void from_json(const nlohmann::json& j, WorkerRequest& r) {
+  j.at("protocol").get_to(r.protocol);
+  if (r.protocol != kProtocolVersion)
+    throw std::invalid_argument("protocol version " + std::to_string(r.protocol) +
+                                " not supported (this worker speaks " +
+                                std::to_string(kProtocolVersion) + ")");
+  j.at("cells").get_to(r.cells);
+  j.at("min_batch_ns").get_to(r.sampler.min_batch_ns);
+  j.at("samples").get_to(r.sampler.samples);
+  j.at("fixed_iterations").get_to(r.sampler.fixed_iterations);
+  j.at("touch").get_to(r.touch);
+  j.at("pin").get_to(r.pin);
+  j.at("cpu").get_to(r.cpu);
+  r.order = j.at("order").get<std::string>() == "matrix" ? CellOrder::matrix : CellOrder::shuffled;
+  j.at("seed").get_to(r.seed);
+}
+
+void to_json(nlohmann::json& j, const WorkerHello& h) {
+  j = {{"type", "hello"},          {"protocol", kProtocolVersion},
+       {"backend", h.backend},     {"allocator_version", h.allocator_version},
+       {"malloc_object", h.malloc_object}, {"pinned_cpu", h.pinned_cpu},
+       {"pid", h.pid},             {"order", h.order},
+       {"compiler", h.compiler},   {"cxx_flags", h.cxx_flags},
+       {"git_revision", h.git_revision}};
+}
+void from_json(const nlohmann::json& j, WorkerHello& h) {
+  j.at("backend").get_to(h.backend);
+  j.at("allocator_version").get_to(h.allocator_version);
+  j.at("malloc_object").get_to(h.malloc_object);
+  j.at("pinned_cpu").get_to(h.pinned_cpu);
+  j.at("pid").get_to(h.pid);
+  j.at("order").get_to(h.order);
+  h.compiler = j.value("compiler", "");
+  h.cxx_flags = j.value("cxx_flags", "");
+  h.git_revision = j.value("git_revision", "");
+}
+
+void to_json(nlohmann::json& j, const CellReport& r) {
+  j = {{"type", "cell"}, {"id", r.id}, {"status", r.ok ? "ok" : "failed"}};
+  if (!r.ok) {
+    j["error"] = r.error;
+    return;
+  }
+  j["iterations"] = r.iterations;
+  j["ops_per_iteration"] = r.ops_per_iteration;
+  j["warmup_batches"] = r.warmup_batches;
+  j["sample_ns_per_op"] = r.sample_ns_per_op;
+}
+void from_json(const nlohmann::json& j, CellReport& r) {
+  j.at("id").get_to(r.id);
+  r.ok = j.at("status").get<std::string>() == "ok";
+  if (!r.ok) {
+    r.error = j.value("error", "worker gave no reason");
+    return;
+  }
+  j.at("iterations").get_to(r.iterations);
+  j.at("ops_per_iteration").get_to(r.ops_per_iteration);
+  j.at("warmup_batches").get_to(r.warmup_batches);
+  j.at("sample_ns_per_op").get_to(r.sample_ns_per_op);
+}
+
+}  // namespace abench

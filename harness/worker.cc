@@ -1,0 +1,98 @@
+#include "harness/worker.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <iostream>
+#include <random>
+#include <string>
+#include <string_view>
+
+#include "allocators/backend.h"
+#include "build_info.h"
+#include "git_revision.h"
+#include "harness/cell_runner.h"
+#include "harness/pinning.h"
+
+namespace abench {
+namespace {
+
+constexpr int kExitFatal = 3;
+
+void emit(const nlohmann::json& message) {
+  const std::string line = message.dump() + "\n";
+  std::fwrite(line.data(), 1, line.size(), stdout);
+  std::fflush(stdout);
+}
+
+int fatal(const std::string& error) {
+  emit({{"type", "fatal"}, {"error", error}});
+  std::fprintf(stderr, "abench worker: %s\n", error.c_str());
+  return kExitFatal;
+}
+
+WorkerHello hello_from(const backend::Identity& id) {
+  WorkerHello hello;
+  hello.backend = id.name;
+  hello.allocator_version = id.version;
+  hello.malloc_object = id.malloc_object;
+  hello.pid = static_cast<long>(getpid());
+  hello.compiler = ABENCH_COMPILER;
+  hello.cxx_flags = ABENCH_CXX_FLAGS;
+  hello.git_revision = ABENCH_GIT_REVISION;
+  return hello;
+}
+
+}  // namespace
+
+std::vector<int> cell_order(const WorkerRequest& request) {
+  std::vector<int> order;
+  for (const CellSpec& cell : request.cells) order.push_back(cell.id);
+  if (request.order == CellOrder::matrix) return order;
+  std::mt19937_64 random(request.seed);
+  for (std::size_t i = order.size(); i > 1; --i) {
+    const std::size_t j = static_cast<std::size_t>(random() % i);
+    std::swap(order[i - 1], order[j]);
+  }
+  return order;
+}
+
+int worker_main(int argc, char** argv) {
+  const backend::Identity identity = backend::identify();
+  if (!identity.serves_malloc)
+    return fatal("refusing to run: " + identity.problem);
+  WorkerHello hello = hello_from(identity);
+
+  if (argc > 1 && std::string_view(argv[1]) == "--self-check") {
+    emit(hello);
+    return 0;
+  }
+  if (argc > 1) return fatal(std::string("unknown argument '") + argv[1] + "' (allowed: --self-check)");
+
+  WorkerRequest request;
+  try {
+    std::string line;
+    if (!std::getline(std::cin, line)) return fatal("no request on stdin");
+    request = nlohmann::json::parse(line).get<WorkerRequest>();
+  } catch (const std::exception& e) {
+    return fatal(std::string("bad request: ") + e.what());
+  }
+
+  if (request.pin) {
+    const PinResult pin = pin_to_cpu(request.cpu);
+    if (!pin.error.empty()) return fatal(pin.error);
+    hello.pinned_cpu = pin.cpu;
+  }
+  hello.order = cell_order(request);
+  emit(hello);
+
+  for (int id : hello.order) {
+    const CellSpec& cell = *std::find_if(request.cells.begin(), request.cells.end(),
+                                         [id](const CellSpec& c) { return c.id == id; });
+    emit(run_cell(cell, request.sampler, request.touch, identity.name.c_str()));
+  }
+  emit({{"type", "done"}});
+  return 0;
+}
+
+}  // namespace abench

@@ -1,0 +1,156 @@
+// The buffer workloads. One operation is one buffer lifetime, including its drop:
+//   allocate  construct a buffer with capacity N
+//   zeroed    construct N zeroed bytes
+//   grow      construct capacity N, write N bytes, reserve 4 * max(N, 4096) more
+//   append    construct capacity N, append the same N-byte input 8 times
+//   noop      the loop and barriers alone: the harness's own cost per operation
+// With live count L, an iteration builds L buffers, keeps them all live, then drops
+// them all; figures are per buffer. Inputs and the slots are allocated by the caller,
+// outside the timed region.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "harness/black_box.h"
+#include "harness/buffer.h"
+#include "harness/layout.h"
+
+namespace abench {
+
+inline constexpr int kAppendCount = 8;
+inline constexpr std::size_t kTouchStride = 4096;
+inline std::size_t grow_reserve_bytes(std::size_t n) { return 4 * std::max<std::size_t>(n, 4096); }
+
+// What the timed loop needs; allocator is NativeAllocator or CheckedAllocator.
+template <class Allocator>
+struct WorkloadContext {
+  Allocator allocator;
+  Policy policy;
+  std::size_t size;
+  Alignment alignment;
+  std::size_t live;
+  bool touch;
+  const std::byte* input;  // `size` bytes
+};
+
+// Uninitialized storage for L buffers, reused by every iteration.
+template <class Allocator>
+class BufferSlots {
+ public:
+  using Buffer = AlignedBuffer<Allocator>;
+  explicit BufferSlots(std::size_t count) : storage_(count) {}
+  Buffer* at(std::size_t i) { return reinterpret_cast<Buffer*>(storage_[i].bytes); }
+
+ private:
+  struct alignas(Buffer) Slot {
+    std::byte bytes[sizeof(Buffer)];
+  };
+  std::vector<Slot> storage_;
+};
+
+template <Workload W, class Allocator>
+inline void build_buffer(AlignedBuffer<Allocator>* slot, const WorkloadContext<Allocator>& c) {
+  std::size_t n = c.size;
+  const std::byte* input = c.input;
+  do_not_optimize(n);
+  do_not_optimize(input);
+  if constexpr (W == Workload::noop) {
+    do_not_optimize(slot);
+  } else if constexpr (W == Workload::zeroed) {
+    std::construct_at(slot, c.allocator, n, c.alignment, c.policy, Fill::zeroed);
+  } else {
+    std::construct_at(slot, c.allocator, n, c.alignment, c.policy);
+    if constexpr (W == Workload::grow) {
+      slot->append(input, n);
+      slot->reserve(grow_reserve_bytes(n));
+    } else if constexpr (W == Workload::append) {
+      for (int k = 0; k < kAppendCount; ++k) slot->append(input, n);
+    }
+  }
+  if constexpr (W != Workload::noop) {
+    std::byte* data = slot->data();
+    do_not_optimize(data);
+  }
+}
+
+template <Workload W, class Allocator>
+inline void drop_buffer(AlignedBuffer<Allocator>* slot) {
+  if constexpr (W == Workload::noop) {
+    do_not_optimize(slot);
+  } else {
+    std::destroy_at(slot);
+  }
+}
+
+// Reads one byte a page of what was built, so lazily zeroed or lazily mapped memory
+// pays its first-touch cost inside the timed region (--touch).
+template <class Allocator>
+inline void touch_pages(const AlignedBuffer<Allocator>& buffer) {
+  unsigned sum = 0;
+  const std::byte* data = buffer.data();
+  for (std::size_t offset = 0; offset < buffer.capacity(); offset += kTouchStride)
+    sum += static_cast<unsigned>(data[offset]);
+  do_not_optimize(sum);
+}
+
+// The timed loop. Kept small on purpose: only the workload's operations live here.
+template <Workload W, class Allocator>
+void run_iterations(const WorkloadContext<Allocator>& c, BufferSlots<Allocator>& slots,
+                    std::uint64_t iterations) {
+  const std::size_t live = c.live;
+  for (std::uint64_t it = 0; it < iterations; ++it) {
+    for (std::size_t i = 0; i < live; ++i) build_buffer<W>(slots.at(i), c);
+    if constexpr (W != Workload::noop) {
+      if (c.touch)
+        for (std::size_t i = 0; i < live; ++i) touch_pages(*slots.at(i));
+    }
+    clobber_memory();
+    for (std::size_t i = 0; i < live; ++i) drop_buffer<W>(slots.at(i));
+  }
+}
+
+// Calls f(std::integral_constant<Workload, W>{}) for the runtime workload w, so loops
+// are compiled once per workload and dispatched once per batch.
+template <class F>
+decltype(auto) with_workload(Workload w, F&& f) {
+  switch (w) {
+    case Workload::allocate: return f(std::integral_constant<Workload, Workload::allocate>{});
+    case Workload::zeroed: return f(std::integral_constant<Workload, Workload::zeroed>{});
+    case Workload::grow: return f(std::integral_constant<Workload, Workload::grow>{});
+    case Workload::append: return f(std::integral_constant<Workload, Workload::append>{});
+    case Workload::noop: break;
+  }
+  return f(std::integral_constant<Workload, Workload::noop>{});
+}
+
+// The length and minimum capacity a workload's buffer must have when built.
+struct ExpectedBuffer {
+  std::size_t length;
+  std::size_t min_capacity;
+};
+
+inline ExpectedBuffer expected_buffer(Workload w, std::size_t n) {
+  switch (w) {
+    case Workload::allocate: return {0, n};
+    case Workload::zeroed: return {n, n};
+    case Workload::grow: return {n, n + grow_reserve_bytes(n)};
+    case Workload::append: return {kAppendCount * n, kAppendCount * n};
+    case Workload::noop: break;
+  }
+  return {0, 0};
+}
+
+// Deterministic, non-zero input bytes, so contents checks can tell them from zeroes.
+inline std::vector<std::byte> make_input(std::size_t n) {
+  std::vector<std::byte> input(n);
+  for (std::size_t i = 0; i < n; ++i) input[i] = static_cast<std::byte>(1 + (i * 131) % 251);
+  return input;
+}
+
+}  // namespace abench

@@ -1,0 +1,35 @@
+# Sourced by scripts/abench and scripts/test: installs what is missing, then configures
+# and builds abench (Release) into build/. Cheap when nothing changed: no apt-get when
+# every package is present, no reconfigure when build/ exists, an incremental build.
+set -euo pipefail
+
+ABENCH_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+ABENCH_BUILD="${ABENCH_BUILD:-$ABENCH_ROOT/build}"
+
+# Debian packages abench builds and tests with. gperftools (tcmalloc) is optional for the
+# build, but installed so the tcmalloc backend is there wherever the package exists.
+ABENCH_PACKAGES=(g++ cmake make pkg-config git libcli11-dev nlohmann-json3-dev libfmt-dev
+                 libmimalloc-dev libjemalloc-dev libgtest-dev libgoogle-perftools-dev)
+
+abench_install_packages() {
+  local missing=()
+  for pkg in "${ABENCH_PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+  done
+  ((${#missing[@]} == 0)) && return 0
+  echo "abench: installing missing packages: ${missing[*]}" >&2
+  local sudo=()
+  [[ $(id -u) -ne 0 ]] && sudo=(sudo)
+  "${sudo[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+}
+
+abench_build() {
+  if [[ ! -f "$ABENCH_BUILD/CMakeCache.txt" ]]; then
+    cmake -S "$ABENCH_ROOT" -B "$ABENCH_BUILD" -DCMAKE_BUILD_TYPE=Release -DABENCH_WERROR=ON >&2
+  fi
+  cmake --build "$ABENCH_BUILD" -j"$(nproc)" >&2
+}
+
+abench_install_packages
+abench_build

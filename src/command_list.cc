@@ -1,0 +1,72 @@
+// abench list: what this build can measure.
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "harness/layout.h"
+#include "src/commands.h"
+#include "src/launcher.h"
+#include "src/matrix.h"
+#include "src/process_launcher.h"
+#include "src/worker_registry.h"
+
+#ifndef ABENCH_SOURCE_DIR
+#define ABENCH_SOURCE_DIR "."
+#endif
+
+namespace abench {
+
+CLI::App* register_list_command(CLI::App& app) {
+  return app.add_subcommand("list", "Print the backends built, workloads, policies and matrices");
+}
+
+int list_command() {
+  fmt::print("backends (built):\n");
+  ProcessLauncher launcher;
+  for (const auto& backend : built_backends()) {
+    // The worker's own self-check says which allocator really serves malloc there.
+    std::string hello_line;
+    LaunchRequest request{worker_path(backend), {"--self-check"}, {}, "", 30};
+    const LaunchOutcome outcome = launcher.run(request, [&](std::string_view l) { hello_line = l; });
+    std::string detail = describe(outcome);
+    try {
+      const auto hello = nlohmann::json::parse(hello_line);
+      if (hello.value("type", "") == "hello")
+        detail = fmt::format("{} (malloc from {})", hello.value("allocator_version", "?"),
+                             hello.value("malloc_object", "?"));
+      else
+        detail = hello.value("error", detail);
+    } catch (const std::exception&) {
+    }
+    fmt::print("  {:<10} {}\n", backend, detail);
+  }
+  for (const auto& known : known_backends()) {
+    const auto built = built_backends();
+    if (std::find(built.begin(), built.end(), known) == built.end())
+      fmt::print("  {:<10} not built (library not found when configuring)\n", known);
+  }
+  fmt::print("workloads: {}\n", fmt::join(kWorkloadNames, ", "));
+  fmt::print("policies:  {}\n", fmt::join(kPolicyNames, ", "));
+  fmt::print("matrices:\n");
+  std::vector<std::filesystem::path> files;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(std::string(ABENCH_SOURCE_DIR) + "/matrices", ec))
+    if (e.path().extension() == ".json") files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  for (const auto& f : files) {
+    std::string description;
+    try {
+      std::ifstream in(f);
+      description = nlohmann::json::parse(in).value("description", "");
+    } catch (const std::exception&) {
+      description = "(not valid JSON)";
+    }
+    fmt::print("  {:<10} {}\n", f.stem().string(), description);
+  }
+  return 0;
+}
+
+}  // namespace abench

@@ -1,0 +1,37 @@
+// The subcommands: each registers its options on the CLI and runs from plain options.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+namespace abench {
+
+// Axis and protocol overrides shared by every command that measures.
+struct MeasureOptions {
+  std::string matrix = "default";
+  std::vector<std::string> backends, policies, workloads, sizes, alignments, lives;
+  std::optional<int> samples, processes, cpu;
+  std::optional<double> min_batch_ms, worker_timeout_s;
+  std::optional<std::string> order;
+  std::optional<std::uint64_t> seed;
+  bool fresh_process_per_cell = false;
+  bool touch = false;
+  bool no_pin = false;
+};
+
+struct RunOptions {
+  MeasureOptions measure;
+  std::string out;
+};
+
+CLI::App* register_run_command(CLI::App& app, RunOptions& options);
+int run_command(const RunOptions& options, const std::vector<std::string>& command_line);
+
+CLI::App* register_list_command(CLI::App& app);
+int list_command();
+
+}  // namespace abench

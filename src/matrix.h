@@ -1,0 +1,69 @@
+// Matrix files (docs/matrix.md): the axes of a run and its protocol, parsed and validated
+// before anything runs. Every error names the file, the field and what is allowed.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "harness/layout.h"
+#include "harness/protocol.h"
+
+namespace abench {
+
+struct RunProtocol {
+  double min_batch_ms = 25;
+  int samples = 11;
+  int processes = 3;
+  CellOrder order = CellOrder::shuffled;
+  bool fresh_process_per_cell = false;
+  bool touch = false;
+  bool pin = true;
+  int cpu = -1;                   // -1: the last CPU the process may use
+  double worker_timeout_s = 0;    // 0: derived from the number of cells
+  std::uint64_t seed = 0;         // 0: drawn from the clock, then recorded
+};
+
+struct Matrix {
+  std::string name;
+  std::string path;
+  std::string description;
+  std::vector<std::string> backends;
+  std::vector<Policy> policies;
+  std::vector<Workload> workloads;
+  std::vector<std::size_t> sizes;
+  std::vector<Alignment> alignments;
+  std::vector<std::size_t> lives;
+  RunProtocol protocol;
+};
+
+// Every backend abench knows, and the ones this build has a worker for.
+const std::vector<std::string>& known_backends();
+
+// "default" -> <source>/matrices/default.json; a path (with '/' or ".json") as given.
+std::string resolve_matrix_path(const std::string& name_or_path);
+
+// Reads, parses and validates. Throws UsageError.
+Matrix load_matrix(const std::string& name_or_path, const std::vector<std::string>& built_backends);
+
+// Parses one value of an axis as a matrix or the command line spells it; `where` names
+// the field or option in error messages. Throw UsageError.
+std::size_t parse_size(const nlohmann::json& value, const std::string& where);
+Alignment parse_alignment(const nlohmann::json& value, const std::string& where);
+Alignment parse_alignment_text(const std::string& text, const std::string& where);
+std::size_t parse_live(const nlohmann::json& value, const std::string& where);
+Policy parse_policy(const std::string& name, const std::string& where);
+Workload parse_workload(const std::string& name, const std::string& where);
+std::string parse_backend(const std::string& name, const std::vector<std::string>& built,
+                          const std::string& where);
+
+// "line L, column C" of a byte offset in text (1-based), for parse errors.
+std::string line_and_column(const std::string& text, std::size_t byte_offset);
+
+// The machine's physical memory: the largest size a cell may ask for.
+std::uint64_t physical_memory_bytes();
+
+}  // namespace abench

@@ -1,0 +1,53 @@
+// Expands a matrix into cells and schedules them into rounds of worker processes.
+//
+// A variant is what one worker executable measures (backend x policy). In each of the
+// P rounds every variant runs once, in an order rotated by one from round to round
+// (ABC, BCA, CAB; two variants simply alternate), so slow drift of the machine hits every
+// variant alike. By default one process runs all cells of its variant; with
+// fresh_process_per_cell every (variant, cell) is a process of its own.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "harness/protocol.h"
+#include "src/matrix.h"
+
+namespace abench {
+
+struct Variant {
+  std::string backend;
+  Policy policy = Policy::exact;
+  std::string label() const { return backend + "/" + std::string(name_of(policy)); }
+};
+
+struct PlannedCell {
+  CellSpec spec;            // spec.id is the cell's index in Plan::cells
+  std::size_t variant = 0;  // index in Plan::variants
+};
+
+struct Job {
+  int round = 0;
+  std::size_t variant = 0;
+  std::vector<int> cell_ids;
+  std::uint64_t seed = 0;  // the worker's cell-order seed
+};
+
+struct Plan {
+  std::vector<Variant> variants;
+  std::vector<PlannedCell> cells;
+  std::vector<Job> jobs;  // in launch order, round by round
+  int processes = 0;
+};
+
+// Throws UsageError when a cell would need more memory than the machine has.
+Plan make_plan(const Matrix& matrix, std::uint64_t seed);
+
+// Bytes a cell keeps live at its peak, by the growth rule (an upper bound for padded).
+std::uint64_t cell_footprint_bytes(const CellSpec& cell);
+
+// A short, stable name for a cell: "grow 4096 a1:256 L64".
+std::string cell_label(const CellSpec& cell);
+
+}  // namespace abench

@@ -1,0 +1,79 @@
+// The result of a run as plain data: what every process measured, what failed, and the
+// conditions. Filled by the orchestrator, summarized by summarize(), serialized by the
+// writers in results_*.cc. Later stages read the files back, never these internals.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "harness/protocol.h"
+#include "src/launcher.h"
+#include "src/matrix.h"
+#include "src/plan.h"
+
+namespace abench {
+
+inline constexpr int kResultsSchemaVersion = 1;
+// A cell whose slowest process median exceeds its fastest by more than this is unstable.
+inline constexpr double kUnstableSpread = 1.5;
+
+struct ProcessMeasurement {
+  int round = 0;
+  long pid = 0;
+  int cpu = -1;
+  std::uint64_t seed = 0;
+  std::uint64_t iterations = 0;
+  int warmup_batches = 0;
+  std::vector<double> sample_ns_per_op;
+  double median_ns_per_op = 0;
+};
+
+struct CellRecord {
+  PlannedCell cell;
+  std::vector<ProcessMeasurement> processes;
+  std::vector<std::string> failures;  // one per failed process, with the evidence
+};
+
+struct WorkerRecord {
+  Job job;
+  std::optional<WorkerHello> hello;
+  LaunchOutcome outcome;
+  std::string protocol_error;  // a line that was not valid protocol, a fatal message
+  bool finished = false;       // the worker said "done"
+};
+
+struct RunResults {
+  Matrix matrix;
+  Plan plan;
+  RunProtocol protocol;  // as run (seed filled in)
+  nlohmann::json conditions;
+  std::vector<std::string> command_line;
+  std::string started_at, finished_at;
+  std::vector<CellRecord> cells;  // indexed by cell id
+  std::vector<WorkerRecord> workers;
+  bool complete = false;
+};
+
+enum class CellStatus { pending, ok, failed };
+
+struct CellSummary {
+  CellStatus status = CellStatus::pending;
+  std::string error;
+  int processes = 0;  // processes that measured the cell
+  std::optional<double> ns_per_op, process_min_ns, process_max_ns;
+  std::uint64_t iterations = 0;  // per sample batch (median over processes)
+  int samples = 0;               // per process
+  bool unstable = false;
+};
+
+CellSummary summarize(const CellRecord& record, int expected_processes);
+std::string_view name_of(CellStatus status);
+
+// Allocator version and malloc object reported by the first worker of each variant.
+const WorkerHello* hello_of_variant(const RunResults& results, std::size_t variant);
+
+}  // namespace abench

@@ -1,0 +1,127 @@
+#include <fmt/format.h>
+
+#include "src/atomic_file.h"
+#include "src/results_writers.h"
+
+namespace abench {
+namespace {
+
+nlohmann::json optional_number(const std::optional<double>& v) {
+  return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+}
+
+nlohmann::json protocol_json(const RunProtocol& p) {
+  return {{"min_batch_ms", p.min_batch_ms},
+          {"samples", p.samples},
+          {"processes", p.processes},
+          {"order", p.order == CellOrder::matrix ? "matrix" : "shuffled"},
+          {"process_mode", p.fresh_process_per_cell ? "fresh-process-per-cell" : "process-per-variant"},
+          {"touch", p.touch},
+          {"pin", p.pin},
+          {"cpu", p.cpu < 0 ? nlohmann::json("last allowed") : nlohmann::json(p.cpu)},
+          {"worker_timeout_s", p.worker_timeout_s},
+          {"seed", p.seed},
+          {"unstable_spread", kUnstableSpread}};
+}
+
+nlohmann::json matrix_json(const Matrix& m) {
+  nlohmann::json policies = nlohmann::json::array(), workloads = nlohmann::json::array();
+  for (Policy p : m.policies) policies.push_back(name_of(p));
+  for (Workload w : m.workloads) workloads.push_back(name_of(w));
+  return {{"name", m.name},         {"path", m.path},           {"description", m.description},
+          {"backends", m.backends}, {"policies", policies},     {"workloads", workloads},
+          {"sizes", m.sizes},       {"alignments", m.alignments}, {"live", m.lives}};
+}
+
+nlohmann::json worker_json(const RunResults& r, const WorkerRecord& w) {
+  nlohmann::json j{{"round", w.job.round + 1},
+                   {"variant", r.plan.variants[w.job.variant].label()},
+                   {"seed", w.job.seed},
+                   {"cells", w.job.cell_ids},
+                   {"finished", w.finished},
+                   {"outcome", describe(w.outcome)}};
+  if (w.hello) {
+    j["pid"] = w.hello->pid;
+    j["pinned_cpu"] = w.hello->pinned_cpu < 0 ? nlohmann::json(nullptr) : nlohmann::json(w.hello->pinned_cpu);
+    j["order"] = w.hello->order;
+  }
+  if (!w.protocol_error.empty()) j["error"] = w.protocol_error;
+  if (!w.outcome.stderr_tail.empty()) j["stderr_tail"] = w.outcome.stderr_tail;
+  return j;
+}
+
+}  // namespace
+
+nlohmann::json results_to_json(const RunResults& r) {
+  nlohmann::json variants = nlohmann::json::array();
+  for (std::size_t v = 0; v < r.plan.variants.size(); ++v) {
+    nlohmann::json variant{{"backend", r.plan.variants[v].backend},
+                           {"policy", name_of(r.plan.variants[v].policy)}};
+    if (const WorkerHello* hello = hello_of_variant(r, v)) {
+      variant["allocator_version"] = hello->allocator_version;
+      variant["malloc_object"] = hello->malloc_object;
+      variant["worker_compiler"] = hello->compiler;
+      variant["worker_cxx_flags"] = hello->cxx_flags;
+      variant["worker_git_revision"] = hello->git_revision;
+    }
+    variants.push_back(std::move(variant));
+  }
+
+  nlohmann::json cells = nlohmann::json::array();
+  for (const CellRecord& record : r.cells) {
+    const CellSpec& spec = record.cell.spec;
+    const Variant& variant = r.plan.variants[record.cell.variant];
+    const CellSummary s = summarize(record, r.protocol.processes);
+    nlohmann::json processes = nlohmann::json::array();
+    for (const auto& p : record.processes)
+      processes.push_back({{"round", p.round + 1},
+                           {"pid", p.pid},
+                           {"cpu", p.cpu},
+                           {"seed", p.seed},
+                           {"iterations", p.iterations},
+                           {"warmup_batches", p.warmup_batches},
+                           {"median_ns_per_op", p.median_ns_per_op},
+                           {"samples_ns_per_op", p.sample_ns_per_op}});
+    cells.push_back({{"id", spec.id},
+                     {"backend", variant.backend},
+                     {"policy", name_of(spec.policy)},
+                     {"workload", name_of(spec.workload)},
+                     {"size", spec.size},
+                     {"requested_align", spec.alignment.requested},
+                     {"preferred_align", spec.alignment.preferred},
+                     {"live", spec.live},
+                     {"status", name_of(s.status)},
+                     {"errors", record.failures},
+                     {"ns_per_op", optional_number(s.ns_per_op)},
+                     {"process_min_ns", optional_number(s.process_min_ns)},
+                     {"process_max_ns", optional_number(s.process_max_ns)},
+                     {"unstable", s.unstable},
+                     {"iterations", s.iterations},
+                     {"ops_per_iteration", spec.live},
+                     {"samples", s.samples},
+                     {"processes", processes}});
+  }
+
+  nlohmann::json workers = nlohmann::json::array();
+  for (const auto& w : r.workers) workers.push_back(worker_json(r, w));
+
+  return {{"schema", "abench.results"},
+          {"schema_version", kResultsSchemaVersion},
+          {"complete", r.complete},
+          {"started_at", r.started_at},
+          {"finished_at", r.finished_at.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.finished_at)},
+          {"command_line", r.command_line},
+          {"matrix", matrix_json(r.matrix)},
+          {"protocol", protocol_json(r.protocol)},
+          {"conditions", r.conditions},
+          {"variants", variants},
+          {"workers", workers},
+          {"cells", cells}};
+}
+
+void write_result_files(const std::filesystem::path& dir, const RunResults& results) {
+  write_file_atomically(dir / "results.json", results_to_json(results).dump(2) + "\n");
+  write_file_atomically(dir / "results.csv", results_to_csv(results));
+}
+
+}  // namespace abench

@@ -1,0 +1,17 @@
+// Where the worker executables are: beside the abench binary, one per backend built.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace abench {
+
+// Directory holding abench and its workers.
+std::string executable_directory();
+
+// Backends this build has a worker executable for, in build order.
+std::vector<std::string> built_backends();
+
+std::string worker_path(const std::string& backend);
+
+}  // namespace abench
