@@ -6,8 +6,10 @@
 //
 // Contract, for every backend:
 //   allocate(size, align)          a block of >= size bytes at an address % align == 0,
-//                                  or nullptr. align is a power of two; align <= 16 means
-//                                  "the allocator's natural alignment".
+//                                  or nullptr. align is a power of two. A backend uses its
+//                                  plain malloc-family calls only for alignments its
+//                                  allocator guarantees for every size (glibc: 16; the
+//                                  others: 8, as their 8-byte size classes are 8-aligned).
 //   allocate_zeroed(size, align)   the same, first size bytes zero.
 //   grow(block, old, new, align)   a block of >= new bytes, align-aligned, holding the first
 //                                  min(old, new) bytes of block; block is released unless
@@ -40,8 +42,5 @@ void* allocate_zeroed(std::size_t size, std::size_t align) noexcept;
 void* grow(void* block, std::size_t old_size, std::size_t new_size, std::size_t align) noexcept;
 void deallocate(void* block, std::size_t size, std::size_t align) noexcept;
 std::size_t usable_size(const void* block) noexcept;
-
-// Alignments at or below this are what plain malloc guarantees.
-inline constexpr std::size_t kNaturalAlign = alignof(std::max_align_t);
 
 }  // namespace abench::backend

@@ -7,6 +7,8 @@
 
 namespace abench::backend {
 namespace {
+// The alignment plain malloc guarantees for every size: jemalloc's 8-byte size class is only 8-aligned.
+constexpr std::size_t kNaturalAlign = 8;
 // Flags are only added above natural alignment, where they change what is asked for.
 int align_flags(std::size_t align) { return align <= kNaturalAlign ? 0 : MALLOCX_ALIGN(align); }
 }  // namespace

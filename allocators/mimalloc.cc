@@ -5,6 +5,10 @@
 #include "allocators/malloc_identity.h"
 
 namespace abench::backend {
+namespace {
+// The alignment plain malloc guarantees for every size: mimalloc aligns small blocks only to their size class (8, 24, ... bytes are 8-aligned).
+constexpr std::size_t kNaturalAlign = 8;
+}  // namespace
 
 Identity identify() {
   const int v = mi_version();  // e.g. 209 for 2.0.9

@@ -13,6 +13,10 @@
 #include "allocators/malloc_identity.h"
 
 namespace abench::backend {
+namespace {
+// The alignment plain malloc guarantees for every size: glibc aligns every block to 2 * sizeof(size_t) = 16, whatever its size.
+constexpr std::size_t kNaturalAlign = alignof(std::max_align_t);
+}  // namespace
 
 Identity identify() {
   return identity_from_malloc_object("system", std::string("glibc ") + gnu_get_libc_version(),

@@ -10,6 +10,10 @@
 #include "allocators/malloc_identity.h"
 
 namespace abench::backend {
+namespace {
+// The alignment plain malloc guarantees for every size: tcmalloc's 8-byte size class is only 8-aligned.
+constexpr std::size_t kNaturalAlign = 8;
+}  // namespace
 
 Identity identify() {
   int major = 0, minor = 0;

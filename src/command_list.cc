@@ -13,10 +13,6 @@
 #include "src/process_launcher.h"
 #include "src/worker_registry.h"
 
-#ifndef ABENCH_SOURCE_DIR
-#define ABENCH_SOURCE_DIR "."
-#endif
-
 namespace abench {
 
 CLI::App* register_list_command(CLI::App& app) {
@@ -51,20 +47,15 @@ int list_command() {
   fmt::print("workloads: {}\n", fmt::join(kWorkloadNames, ", "));
   fmt::print("policies:  {}\n", fmt::join(kPolicyNames, ", "));
   fmt::print("matrices:\n");
-  std::vector<std::filesystem::path> files;
-  std::error_code ec;
-  for (const auto& e : std::filesystem::directory_iterator(std::string(ABENCH_SOURCE_DIR) + "/matrices", ec))
-    if (e.path().extension() == ".json") files.push_back(e.path());
-  std::sort(files.begin(), files.end());
-  for (const auto& f : files) {
+  for (const auto& name : available_matrices()) {
     std::string description;
     try {
-      std::ifstream in(f);
+      std::ifstream in(resolve_matrix_path(name));
       description = nlohmann::json::parse(in).value("description", "");
     } catch (const std::exception&) {
       description = "(not valid JSON)";
     }
-    fmt::print("  {:<10} {}\n", f.stem().string(), description);
+    fmt::print("  {:<10} {}\n", name, description);
   }
   return 0;
 }

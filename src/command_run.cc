@@ -15,10 +15,6 @@
 #include "src/results_writers.h"
 #include "src/worker_registry.h"
 
-#ifndef ABENCH_SOURCE_DIR
-#define ABENCH_SOURCE_DIR "."
-#endif
-
 namespace abench {
 namespace {
 
@@ -70,7 +66,7 @@ void apply_overrides(Matrix& m, const MeasureOptions& o, const std::vector<std::
 
 std::filesystem::path prepare_output_dir(const RunOptions& o, const Matrix& m) {
   const std::filesystem::path dir =
-      o.out.empty() ? std::filesystem::path(ABENCH_SOURCE_DIR) / "results" /
+      o.out.empty() ? std::filesystem::path(matrices_directory()).parent_path() / "results" /
                           (timestamp("%Y%m%d-%H%M%S-") + m.name)
                     : std::filesystem::path(o.out);
   if (std::filesystem::exists(dir / "results.json"))

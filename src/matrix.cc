@@ -208,25 +208,30 @@ std::string parse_backend(const std::string& name, const std::vector<std::string
   return name;
 }
 
+std::string matrices_directory() { return std::string(ABENCH_SOURCE_DIR) + "/matrices"; }
+
+std::vector<std::string> available_matrices() {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(matrices_directory(), ec))
+    if (entry.path().extension() == ".json") names.push_back(entry.path().stem().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
 std::string resolve_matrix_path(const std::string& name_or_path) {
   const bool looks_like_path = name_or_path.find('/') != std::string::npos ||
                                name_or_path.ends_with(".json");
   if (looks_like_path) return name_or_path;
-  return std::string(ABENCH_SOURCE_DIR) + "/matrices/" + name_or_path + ".json";
+  return matrices_directory() + "/" + name_or_path + ".json";
 }
 
 Matrix load_matrix(const std::string& name_or_path, const std::vector<std::string>& built) {
   const std::string path = resolve_matrix_path(name_or_path);
   std::ifstream in(path);
   if (!in) {
-    std::vector<std::string> available;
-    const auto dir = std::filesystem::path(ABENCH_SOURCE_DIR) / "matrices";
-    std::error_code ec;
-    for (const auto& entry : std::filesystem::directory_iterator(dir, ec))
-      if (entry.path().extension() == ".json") available.push_back(entry.path().stem().string());
-    std::sort(available.begin(), available.end());
     throw UsageError(fmt::format("matrix '{}': cannot read {} (available matrices: {}; or give "
-                                 "a path to a .json file)", name_or_path, path, joined(available)));
+                                 "a path to a .json file)", name_or_path, path, joined(available_matrices())));
   }
   std::stringstream text;
   text << in.rdbuf();

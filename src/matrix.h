@@ -43,6 +43,10 @@ struct Matrix {
 // Every backend abench knows, and the ones this build has a worker for.
 const std::vector<std::string>& known_backends();
 
+// Where the shipped matrices live, and their names (sorted).
+std::string matrices_directory();
+std::vector<std::string> available_matrices();
+
 // "default" -> <source>/matrices/default.json; a path (with '/' or ".json") as given.
 std::string resolve_matrix_path(const std::string& name_or_path);
 

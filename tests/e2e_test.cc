@@ -1,0 +1,183 @@
+// End-to-end: drives the real abench CLI and its real workers, and reads the files they
+// write. Tiny protocols keep it to seconds; nothing here asserts on a timing.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "src/process_launcher.h"
+#include "src/statistics.h"
+#include "tests/temp_dir.h"
+
+namespace abench {
+namespace {
+
+struct CliResult {
+  int exit_code;
+  std::string out, err;
+};
+
+CliResult run_cli(std::vector<std::string> args,
+                  std::vector<std::pair<std::string, std::string>> env = {}) {
+  ProcessLauncher launcher;
+  CliResult result{-1, "", ""};
+  const LaunchOutcome o = launcher.run({ABENCH_BIN, std::move(args), std::move(env), "", 300},
+                                       [&](std::string_view line) { result.out += std::string(line) + "\n"; });
+  EXPECT_TRUE(o.started) << o.start_error;
+  result.exit_code = o.exit_code;
+  result.err = o.stderr_tail;
+  return result;
+}
+
+std::string read_file(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::vector<std::string> split_lines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+std::vector<std::string> tiny_run_args(const std::string& out) {
+  return {"run", "--matrix", "quick", "--backend", "system,mimalloc,jemalloc", "--policy", "exact,padded",
+          "--workload", "allocate,append,noop", "--size", "64", "--align", "256", "--live", "1,4",
+          "--min-batch-ms", "0.5", "--samples", "3", "--processes", "2", "--out", out};
+}
+
+TEST(EndToEnd, TinyRunWritesCompleteJsonAndCsv) {
+  testing::TempDir dir;
+  const auto out = dir.path() / "run";
+  const CliResult r = run_cli(tiny_run_args(out.string()));
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("ns/op"), std::string::npos) << r.out;
+
+  const auto json = nlohmann::json::parse(read_file(out / "results.json"));
+  EXPECT_EQ(json["schema"], "abench.results");
+  EXPECT_EQ(json["schema_version"], 1);
+  EXPECT_TRUE(json["complete"].get<bool>());
+  for (const char* key : {"cpu_model", "kernel", "libc", "compiler", "cxx_flags", "abench_git_revision",
+                          "frequency_governor", "turbo", "hypervisor", "logical_cpus"})
+    EXPECT_TRUE(json["conditions"].contains(key)) << key;
+  EXPECT_EQ(json["protocol"]["processes"], 2);
+  EXPECT_EQ(json["protocol"]["process_mode"], "process-per-variant");
+  ASSERT_EQ(json["variants"].size(), 6u);
+  for (const auto& v : json["variants"]) EXPECT_FALSE(v["allocator_version"].get<std::string>().empty());
+  for (const auto& w : json["workers"]) EXPECT_TRUE(w["pinned_cpu"].is_number()) << w.dump();
+
+  // 3 backends x 2 policies x 3 workloads x 2 live counts.
+  ASSERT_EQ(json["cells"].size(), 36u);
+  for (const auto& cell : json["cells"]) {
+    ASSERT_EQ(cell["status"], "ok") << cell.dump();
+    ASSERT_EQ(cell["processes"].size(), 2u);
+    // The aggregate is the median of the process medians, each the median of its samples.
+    std::vector<double> process_medians;
+    for (const auto& p : cell["processes"]) {
+      const auto samples = p["samples_ns_per_op"].get<std::vector<double>>();
+      ASSERT_EQ(samples.size(), 3u);
+      EXPECT_DOUBLE_EQ(p["median_ns_per_op"].get<double>(), median(samples));
+      process_medians.push_back(median(samples));
+    }
+    EXPECT_DOUBLE_EQ(cell["ns_per_op"].get<double>(), median(process_medians));
+    EXPECT_DOUBLE_EQ(cell["process_min_ns"].get<double>(), minimum(process_medians));
+  }
+
+  const auto lines = split_lines(read_file(out / "results.csv"));
+  ASSERT_EQ(lines.size(), 37u);
+  EXPECT_EQ(lines[0].rfind("backend,policy,workload,size,requested_align,preferred_align,live,ns_per_op,"
+                           "process_min_ns,process_max_ns,iterations,samples,processes", 0), 0u);
+  std::set<std::string> backends;
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    backends.insert(lines[i].substr(0, lines[i].find(',')));
+    EXPECT_NE(lines[i].find(",64,1,256,"), std::string::npos) << lines[i];
+    EXPECT_NE(lines[i].find(",3,2,ok,"), std::string::npos) << lines[i];
+  }
+  EXPECT_EQ(backends, (std::set<std::string>{"system", "mimalloc", "jemalloc"}));
+  // No temporary file is left behind.
+  for (const auto& e : std::filesystem::directory_iterator(out))
+    EXPECT_EQ(e.path().string().find(".tmp."), std::string::npos) << e.path();
+}
+
+struct BadInput {
+  std::vector<std::string> args;
+  std::string matrix;  // written to bad.json when non-empty and passed as --matrix
+  std::string must_mention;
+};
+
+TEST(EndToEnd, BadInputExitsTwoWithAClearMessageAndWritesNothing) {
+  const std::vector<BadInput> cases{
+      {{"--matrix", "nonexistent"}, "", "available matrices:"},
+      {{}, "{ \"backends\": [\"system\"],\n  oops }", "bad.json: malformed JSON at line 2, column 3"},
+      {{}, R"({"backends":["system"],"policies":["exact"],"workloads":["allocate"],"sizes":[64],"alignments":[24],"live":[1]})",
+       "field 'alignments[0]': alignment 24 is not a power of two"},
+      {{"--matrix", "quick", "--backend", "ptmalloc3"}, "", "option --backend: unknown backend 'ptmalloc3'"},
+      {{"--matrix", "quick", "--workload", "shrink"}, "", "allowed: allocate, zeroed, grow, append, noop"},
+      {{"--matrix", "quick", "--policy", "sloppy"}, "", "allowed: exact, padded"},
+      {{"--matrix", "quick", "--size", "0"}, "", "option --size: size 0 is out of range"},
+      {{"--matrix", "quick", "--align", "48"}, "", "option --align: alignment 48 is not a power of two"},
+  };
+  for (const auto& c : cases) {
+    testing::TempDir dir;
+    std::vector<std::string> args{"run"};
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    if (!c.matrix.empty()) args.insert(args.end(), {"--matrix", dir.write("bad.json", c.matrix)});
+    args.insert(args.end(), {"--out", (dir.path() / "out").string()});
+    const CliResult r = run_cli(args);
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find(c.must_mention), std::string::npos) << "expected: " << c.must_mention << "\ngot: " << r.err;
+    EXPECT_FALSE(std::filesystem::exists(dir.path() / "out")) << "output written for: " << c.must_mention;
+  }
+}
+
+TEST(EndToEnd, WorkerServedByTheWrongAllocatorIsReportedAndTheRunGoesOn) {
+  // LD_PRELOAD puts jemalloc in front of mimalloc: the mimalloc worker must refuse, its
+  // cells fail with the reason, and the jemalloc worker's cells are still measured.
+  testing::TempDir dir;
+  const auto out = dir.path() / "run";
+  const CliResult r = run_cli({"run", "--matrix", "quick", "--backend", "mimalloc,jemalloc", "--workload", "allocate",
+                               "--size", "64", "--align", "256", "--live", "1", "--min-batch-ms", "0.5",
+                               "--samples", "2", "--processes", "1", "--out", out.string()},
+                              {{"LD_PRELOAD", JEMALLOC_LIBRARY}});
+  EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
+  const auto json = nlohmann::json::parse(read_file(out / "results.json"));
+  ASSERT_EQ(json["cells"].size(), 2u);
+  for (const auto& cell : json["cells"]) {
+    if (cell["backend"] == "mimalloc") {
+      EXPECT_EQ(cell["status"], "failed");
+      const std::string error = cell["errors"][0];
+      EXPECT_NE(error.find("refusing to run: malloc is served by"), std::string::npos) << error;
+      EXPECT_NE(error.find("libjemalloc"), std::string::npos) << error;
+      EXPECT_TRUE(cell["ns_per_op"].is_null());
+    } else {
+      EXPECT_EQ(cell["status"], "ok") << cell.dump();
+    }
+  }
+  EXPECT_NE(r.out.find("FAILED"), std::string::npos) << r.out;
+}
+
+TEST(EndToEnd, RefusesToOverwriteEarlierResults) {
+  testing::TempDir dir;
+  dir.write("results.json", "{}");
+  const CliResult r = run_cli({"run", "--matrix", "quick", "--out", dir.path().string()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("already holds a results.json"), std::string::npos) << r.err;
+  EXPECT_EQ(read_file(dir.path() / "results.json"), "{}");
+}
+
+TEST(EndToEnd, ListNamesBackendsWorkloadsAndMatrices) {
+  const CliResult r = run_cli({"list"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* text : {"system", "glibc", "mimalloc", "jemalloc", "allocate, zeroed, grow, append, noop",
+                           "exact, padded", "default", "quick"})
+    EXPECT_NE(r.out.find(text), std::string::npos) << text << "\n" << r.out;
+}
+
+}  // namespace
+}  // namespace abench

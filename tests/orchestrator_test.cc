@@ -1,0 +1,174 @@
+// Orchestration with a fake worker launcher: no process is started, nothing is timed.
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "src/orchestrator.h"
+#include "src/results_writers.h"
+
+namespace abench {
+namespace {
+
+// Answers like a worker: hello, then one cell report per requested cell, each with the
+// samples given by `ns_of`. A launch listed in `crash_after` dies (SIGSEGV) after that
+// many cells.
+class FakeLauncher : public WorkerLauncher {
+ public:
+  std::vector<std::string> launched;         // executable of each launch, in order
+  std::vector<WorkerRequest> requests;
+  std::map<std::size_t, std::size_t> crash_after;  // launch index -> cells reported first
+  std::function<double(const std::string&, int cell_id)> ns_of = [](const std::string&, int) { return 10.0; };
+
+  LaunchOutcome run(const LaunchRequest& request,
+                    const std::function<void(std::string_view)>& on_line) override {
+    const std::size_t index = launched.size();
+    launched.push_back(request.executable);
+    const auto req = nlohmann::json::parse(request.stdin_text).get<WorkerRequest>();
+    requests.push_back(req);
+    WorkerHello hello;
+    hello.backend = request.executable;
+    hello.allocator_version = "1.0";
+    hello.pid = 1000 + static_cast<long>(index);
+    hello.pinned_cpu = 1;
+    for (const auto& c : req.cells) hello.order.push_back(c.id);
+    on_line(nlohmann::json(hello).dump());
+    std::size_t reported = 0;
+    for (const auto& cell : req.cells) {
+      if (crash_after.contains(index) && reported == crash_after[index]) {
+        LaunchOutcome crashed;
+        crashed.signal = 11;
+        crashed.stderr_tail = "Segmentation fault in fake allocator\n";
+        return crashed;
+      }
+      CellReport r{cell.id, true, "", 100, cell.live, 3, {}};
+      for (int s = 0; s < req.sampler.samples; ++s) r.sample_ns_per_op.push_back(ns_of(request.executable, cell.id) + s);
+      on_line(nlohmann::json(r).dump());
+      ++reported;
+    }
+    on_line(R"({"type":"done"})");
+    LaunchOutcome ok;
+    ok.exit_code = 0;
+    return ok;
+  }
+};
+
+RunResults make_results(std::vector<std::string> backends, int processes) {
+  Matrix m;
+  m.path = "test.json";
+  m.backends = std::move(backends);
+  m.policies = {Policy::exact};
+  m.workloads = {Workload::allocate, Workload::append};
+  m.sizes = {64, 4096};
+  m.alignments = {{1, 256}};
+  m.lives = {1};
+  m.protocol.processes = processes;
+  m.protocol.samples = 3;
+  RunResults r;
+  r.matrix = m;
+  r.protocol = m.protocol;
+  r.plan = make_plan(m, 99);
+  return r;
+}
+
+OrchestratorHooks hooks_counting(int& updates) {
+  OrchestratorHooks hooks;
+  hooks.worker_path = [](const std::string& backend) { return backend; };
+  hooks.on_update = [&updates](const RunResults&) { ++updates; };
+  return hooks;
+}
+
+TEST(Orchestrator, RunsEveryJobInPlanOrderAndAggregatesMedianOfMedians) {
+  RunResults results = make_results({"system", "mimalloc"}, 3);
+  FakeLauncher launcher;
+  // Process medians differ by round: 10, 20, 30 (+1 for the middle sample).
+  int launches = 0;
+  launcher.ns_of = [&](const std::string&, int) { return 10.0 * (1 + (launches - 1) / 2); };
+  int updates = 0;
+  OrchestratorHooks hooks = hooks_counting(updates);
+  hooks.worker_path = [&](const std::string& backend) { ++launches; return backend; };
+  run_plan(results, launcher, hooks);
+
+  EXPECT_EQ(launcher.launched, (std::vector<std::string>{"system", "mimalloc", "mimalloc", "system",
+                                                         "system", "mimalloc"}));
+  for (const CellRecord& cell : results.cells) {
+    const CellSummary s = summarize(cell, 3);
+    EXPECT_EQ(s.status, CellStatus::ok);
+    EXPECT_EQ(s.processes, 3);
+    EXPECT_DOUBLE_EQ(*s.ns_per_op, 21.0);
+    EXPECT_DOUBLE_EQ(*s.process_min_ns, 11.0);
+    EXPECT_DOUBLE_EQ(*s.process_max_ns, 31.0);
+    EXPECT_TRUE(s.unstable);  // 31 / 11 > 1.5
+    EXPECT_EQ(s.samples, 3);
+  }
+  // Results go to disk after every cell, not only at the end.
+  EXPECT_GE(updates, static_cast<int>(results.cells.size() * 3));
+}
+
+TEST(Orchestrator, ACrashFailsOnlyTheCellsNotYetReportedAndTheRunGoesOn) {
+  RunResults results = make_results({"system", "mimalloc"}, 2);
+  FakeLauncher launcher;
+  launcher.crash_after[1] = 1;  // the first mimalloc process dies after one cell
+  int updates = 0;
+  run_plan(results, launcher, hooks_counting(updates));
+
+  ASSERT_EQ(launcher.launched.size(), 4u);  // the run went on after the crash
+  const auto& first_order = results.workers[1].hello->order;
+  int failed = 0;
+  for (const CellRecord& cell : results.cells) {
+    const CellSummary s = summarize(cell, 2);
+    const bool mimalloc = results.plan.variants[cell.cell.variant].backend == "mimalloc";
+    if (mimalloc && cell.cell.spec.id != first_order[0]) {
+      ++failed;
+      EXPECT_EQ(s.status, CellStatus::failed);
+      EXPECT_NE(s.error.find("killed by signal 11 (SEGV)"), std::string::npos) << s.error;
+      EXPECT_NE(s.error.find("Segmentation fault in fake allocator"), std::string::npos) << s.error;
+      EXPECT_EQ(s.processes, 1);  // the second round still measured it
+    } else {
+      EXPECT_EQ(s.status, CellStatus::ok) << s.error;
+    }
+  }
+  EXPECT_EQ(failed, 3);
+  const std::string csv = results_to_csv(results);
+  EXPECT_NE(csv.find(",failed,"), std::string::npos);
+}
+
+TEST(Orchestrator, RequestCarriesTheProtocolAndTheJobSeed) {
+  RunResults results = make_results({"system"}, 2);
+  results.protocol.min_batch_ms = 7;
+  results.protocol.touch = true;
+  results.protocol.order = CellOrder::matrix;
+  FakeLauncher launcher;
+  int updates = 0;
+  run_plan(results, launcher, hooks_counting(updates));
+  ASSERT_EQ(launcher.requests.size(), 2u);
+  EXPECT_EQ(launcher.requests[0].sampler.min_batch_ns, 7'000'000u);
+  EXPECT_EQ(launcher.requests[0].sampler.samples, 3);
+  EXPECT_TRUE(launcher.requests[0].touch);
+  EXPECT_EQ(launcher.requests[0].order, CellOrder::matrix);
+  EXPECT_EQ(launcher.requests[0].seed, results.plan.jobs[0].seed);
+  EXPECT_NE(launcher.requests[0].seed, launcher.requests[1].seed);
+  EXPECT_EQ(launcher.requests[0].cells.size(), 4u);
+}
+
+TEST(Orchestrator, AWorkerThatCannotStartFailsItsCells) {
+  RunResults results = make_results({"system"}, 1);
+  struct NoStart : WorkerLauncher {
+    LaunchOutcome run(const LaunchRequest&, const std::function<void(std::string_view)>&) override {
+      LaunchOutcome o;
+      o.started = false;
+      o.start_error = "abench-worker-system: No such file or directory";
+      return o;
+    }
+  } launcher;
+  int updates = 0;
+  run_plan(results, launcher, hooks_counting(updates));
+  for (const CellRecord& cell : results.cells) {
+    const CellSummary s = summarize(cell, 1);
+    EXPECT_EQ(s.status, CellStatus::failed);
+    EXPECT_NE(s.error.find("No such file or directory"), std::string::npos) << s.error;
+    EXPECT_FALSE(s.ns_per_op.has_value());
+  }
+}
+
+}  // namespace
+}  // namespace abench

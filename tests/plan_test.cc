@@ -1,0 +1,92 @@
+#include <gtest/gtest.h>
+
+#include "src/errors.h"
+#include "src/plan.h"
+
+namespace abench {
+namespace {
+
+Matrix small_matrix(std::vector<std::string> backends, int processes) {
+  Matrix m;
+  m.path = "test.json";
+  m.backends = std::move(backends);
+  m.policies = {Policy::exact};
+  m.workloads = {Workload::allocate, Workload::grow};
+  m.sizes = {64};
+  m.alignments = {{1, 256}};
+  m.lives = {1, 64};
+  m.protocol.processes = processes;
+  return m;
+}
+
+std::vector<std::string> launch_order(const Plan& plan) {
+  std::vector<std::string> order;
+  for (const Job& job : plan.jobs) order.push_back(plan.variants[job.variant].backend);
+  return order;
+}
+
+TEST(Plan, ExpandsEveryCellOfEveryVariant) {
+  Matrix m = small_matrix({"system", "mimalloc"}, 3);
+  m.policies = {Policy::exact, Policy::padded};
+  const Plan plan = make_plan(m, 1);
+  ASSERT_EQ(plan.variants.size(), 4u);
+  EXPECT_EQ(plan.cells.size(), 4u * 4u);
+  for (std::size_t i = 0; i < plan.cells.size(); ++i) {
+    EXPECT_EQ(plan.cells[i].spec.id, static_cast<int>(i));
+    EXPECT_EQ(plan.cells[i].spec.policy, plan.variants[plan.cells[i].variant].policy);
+  }
+}
+
+TEST(Plan, TwoVariantsAlternateFromRoundToRound) {
+  const Plan plan = make_plan(small_matrix({"system", "mimalloc"}, 4), 1);
+  EXPECT_EQ(launch_order(plan), (std::vector<std::string>{"system", "mimalloc", "mimalloc", "system",
+                                                          "system", "mimalloc", "mimalloc", "system"}));
+  for (const Job& job : plan.jobs) EXPECT_EQ(job.cell_ids.size(), 4u);  // all cells of the variant
+}
+
+TEST(Plan, ThreeVariantsRotateSoEachLeadsOnce) {
+  const Plan plan = make_plan(small_matrix({"system", "mimalloc", "jemalloc"}, 3), 1);
+  EXPECT_EQ(launch_order(plan),
+            (std::vector<std::string>{"system", "mimalloc", "jemalloc", "mimalloc", "jemalloc", "system",
+                                      "jemalloc", "system", "mimalloc"}));
+  for (std::size_t i = 0; i < plan.jobs.size(); ++i) EXPECT_EQ(plan.jobs[i].round, static_cast<int>(i / 3));
+}
+
+TEST(Plan, FreshProcessPerCellGivesEveryCellItsOwnProcesses) {
+  Matrix m = small_matrix({"system", "mimalloc"}, 2);
+  m.protocol.fresh_process_per_cell = true;
+  const Plan plan = make_plan(m, 1);
+  ASSERT_EQ(plan.jobs.size(), 2u * 2u * 4u);  // processes x variants x cells
+  std::map<int, int> runs_of_cell;
+  for (const Job& job : plan.jobs) {
+    ASSERT_EQ(job.cell_ids.size(), 1u);
+    ++runs_of_cell[job.cell_ids[0]];
+  }
+  for (const auto& [id, runs] : runs_of_cell) EXPECT_EQ(runs, 2) << id;
+  // Variants still alternate: round 2 starts with mimalloc.
+  EXPECT_EQ(plan.variants[plan.jobs[0].variant].backend, "system");
+  EXPECT_EQ(plan.variants[plan.jobs[8].variant].backend, "mimalloc");
+}
+
+TEST(Plan, SeedsDifferPerProcessAndFollowTheRunSeed) {
+  const Plan a = make_plan(small_matrix({"system", "mimalloc"}, 3), 7);
+  const Plan b = make_plan(small_matrix({"system", "mimalloc"}, 3), 7);
+  const Plan c = make_plan(small_matrix({"system", "mimalloc"}, 3), 8);
+  std::set<std::uint64_t> seeds;
+  for (std::size_t i = 0; i < a.jobs.size(); ++i) {
+    EXPECT_EQ(a.jobs[i].seed, b.jobs[i].seed);
+    EXPECT_NE(a.jobs[i].seed, c.jobs[i].seed);
+    seeds.insert(a.jobs[i].seed);
+  }
+  EXPECT_EQ(seeds.size(), a.jobs.size());
+}
+
+TEST(Plan, RefusesACellLargerThanMemory) {
+  Matrix m = small_matrix({"system"}, 1);
+  m.sizes = {physical_memory_bytes() / 2};
+  m.lives = {64};
+  EXPECT_THROW(make_plan(m, 1), UsageError);
+}
+
+}  // namespace
+}  // namespace abench
