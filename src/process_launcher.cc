@@ -54,6 +54,17 @@ LaunchOutcome ProcessLauncher::run(const LaunchRequest& request,
     outcome.start_error = std::string("pipe: ") + std::strerror(errno);
     return outcome;
   }
+  // A worker may exit before reading its request (it refused to run): writing to its
+  // stdin then raises SIGPIPE, which must be an EPIPE here, not the death of abench.
+  signal(SIGPIPE, SIG_IGN);
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  sigset_t default_signals;
+  sigemptyset(&default_signals);
+  sigaddset(&default_signals, SIGPIPE);
+  posix_spawnattr_setsigdefault(&attributes, &default_signals);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF);
+
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, in.read, STDIN_FILENO);
@@ -74,9 +85,10 @@ LaunchOutcome ProcessLauncher::run(const LaunchRequest& request,
   envp.push_back(nullptr);
 
   pid_t pid = -1;
-  const int spawn_error = posix_spawn(&pid, request.executable.c_str(), &actions, nullptr,
+  const int spawn_error = posix_spawn(&pid, request.executable.c_str(), &actions, &attributes,
                                       argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attributes);
   close_fd(in.read);
   close_fd(out.write);
   close_fd(err.write);

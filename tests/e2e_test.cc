@@ -27,6 +27,7 @@ CliResult run_cli(std::vector<std::string> args,
   const LaunchOutcome o = launcher.run({ABENCH_BIN, std::move(args), std::move(env), "", 300},
                                        [&](std::string_view line) { result.out += std::string(line) + "\n"; });
   EXPECT_TRUE(o.started) << o.start_error;
+  EXPECT_EQ(o.signal, 0) << "abench " << describe(o);
   result.exit_code = o.exit_code;
   result.err = o.stderr_tail;
   return result;
@@ -151,6 +152,7 @@ TEST(EndToEnd, WorkerServedByTheWrongAllocatorIsReportedAndTheRunGoesOn) {
   for (const auto& cell : json["cells"]) {
     if (cell["backend"] == "mimalloc") {
       EXPECT_EQ(cell["status"], "failed");
+      ASSERT_EQ(cell["errors"].size(), 1u) << cell.dump();
       const std::string error = cell["errors"][0];
       EXPECT_NE(error.find("refusing to run: malloc is served by"), std::string::npos) << error;
       EXPECT_NE(error.find("libjemalloc"), std::string::npos) << error;
