@@ -22,6 +22,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 namespace abench::backend {
@@ -37,10 +38,30 @@ struct Identity {
 
 Identity identify();
 
+// The allocator's own figure for the memory it holds from the system, where it offers one
+// (glibc mallinfo2, mimalloc mi_process_info, jemalloc stats.resident, tcmalloc's heap size).
+struct ResidentFigure {
+  bool available = false;
+  std::uint64_t bytes = 0;
+  std::string source;  // which figure, e.g. "jemalloc stats.resident"
+};
+ResidentFigure allocator_resident();
+
 void* allocate(std::size_t size, std::size_t align) noexcept;
 void* allocate_zeroed(std::size_t size, std::size_t align) noexcept;
 void* grow(void* block, std::size_t old_size, std::size_t new_size, std::size_t align) noexcept;
 void deallocate(void* block, std::size_t size, std::size_t align) noexcept;
 std::size_t usable_size(const void* block) noexcept;
+
+// The malloc family of this allocator, reached without going through the `malloc` symbol:
+// the counting worker (harness/interpose.cc) defines malloc, free, ... itself, counts, and
+// forwards here.
+namespace raw {
+void* malloc(std::size_t size) noexcept;
+void* calloc(std::size_t count, std::size_t size) noexcept;
+void* realloc(void* block, std::size_t size) noexcept;
+void free(void* block) noexcept;
+void* memalign(std::size_t align, std::size_t size) noexcept;
+}  // namespace raw
 
 }  // namespace abench::backend

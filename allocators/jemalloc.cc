@@ -2,6 +2,8 @@
 // Uses the non-standard API: mallocx/rallocx with flags, sized free with sdallocx.
 #include <jemalloc/jemalloc.h>
 
+#include <cstdint>
+
 #include "allocators/backend.h"
 #include "allocators/malloc_identity.h"
 
@@ -39,5 +41,36 @@ void deallocate(void* block, std::size_t size, std::size_t align) noexcept {
 std::size_t usable_size(const void* block) noexcept {
   return sallocx(const_cast<void*>(block), 0);
 }
+
+ResidentFigure allocator_resident() {
+  // Statistics are cached; bumping the epoch refreshes them.
+  std::uint64_t epoch = 1;
+  std::size_t epoch_len = sizeof epoch;
+  mallctl("epoch", &epoch, &epoch_len, &epoch, epoch_len);
+  std::size_t resident = 0, len = sizeof resident;
+  if (mallctl("stats.resident", &resident, &len, nullptr, 0) != 0) return {};
+  return {true, resident, "jemalloc stats.resident"};
+}
+
+// mallocx and rallocx must not be asked for 0 bytes; malloc(0) and realloc(p, 0) have
+// meanings of their own.
+namespace raw {
+void* malloc(std::size_t size) noexcept { return mallocx(size ? size : 1, 0); }
+void* calloc(std::size_t count, std::size_t size) noexcept {
+  std::size_t bytes = 0;
+  if (__builtin_mul_overflow(count, size, &bytes)) return nullptr;
+  return mallocx(bytes ? bytes : 1, MALLOCX_ZERO);
+}
+void* realloc(void* block, std::size_t size) noexcept {
+  if (block == nullptr) return malloc(size);
+  return rallocx(block, size ? size : 1, 0);
+}
+void free(void* block) noexcept {
+  if (block != nullptr) dallocx(block, 0);
+}
+void* memalign(std::size_t align, std::size_t size) noexcept {
+  return mallocx(size ? size : 1, MALLOCX_ALIGN(align));
+}
+}  // namespace raw
 
 }  // namespace abench::backend

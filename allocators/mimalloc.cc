@@ -34,4 +34,19 @@ void deallocate(void* block, std::size_t, std::size_t) noexcept { mi_free(block)
 
 std::size_t usable_size(const void* block) noexcept { return mi_usable_size(block); }
 
+ResidentFigure allocator_resident() {
+  std::size_t elapsed, user, system, current_rss, peak_rss, current_commit, peak_commit, faults;
+  mi_process_info(&elapsed, &user, &system, &current_rss, &peak_rss, &current_commit, &peak_commit,
+                  &faults);
+  return {true, current_commit, "mimalloc mi_process_info current_commit"};
+}
+
+namespace raw {
+void* malloc(std::size_t size) noexcept { return mi_malloc(size); }
+void* calloc(std::size_t count, std::size_t size) noexcept { return mi_calloc(count, size); }
+void* realloc(void* block, std::size_t size) noexcept { return mi_realloc(block, size); }
+void free(void* block) noexcept { mi_free(block); }
+void* memalign(std::size_t align, std::size_t size) noexcept { return mi_malloc_aligned(size, align); }
+}  // namespace raw
+
 }  // namespace abench::backend

@@ -12,6 +12,15 @@
 #include "allocators/backend.h"
 #include "allocators/malloc_identity.h"
 
+// glibc's own entry points, exported for exactly this: forwarding from an interposer.
+extern "C" {
+void* __libc_malloc(std::size_t);
+void* __libc_calloc(std::size_t, std::size_t);
+void* __libc_realloc(void*, std::size_t);
+void __libc_free(void*);
+void* __libc_memalign(std::size_t, std::size_t);
+}
+
 namespace abench::backend {
 namespace {
 // The alignment plain malloc guarantees for every size: glibc aligns every block to 2 * sizeof(size_t) = 16, whatever its size.
@@ -50,5 +59,18 @@ void deallocate(void* block, std::size_t, std::size_t) noexcept { std::free(bloc
 std::size_t usable_size(const void* block) noexcept {
   return malloc_usable_size(const_cast<void*>(block));
 }
+
+ResidentFigure allocator_resident() {
+  const struct mallinfo2 info = mallinfo2();
+  return {true, info.arena + info.hblkhd, "glibc mallinfo2 arena + hblkhd"};
+}
+
+namespace raw {
+void* malloc(std::size_t size) noexcept { return __libc_malloc(size); }
+void* calloc(std::size_t count, std::size_t size) noexcept { return __libc_calloc(count, size); }
+void* realloc(void* block, std::size_t size) noexcept { return __libc_realloc(block, size); }
+void free(void* block) noexcept { __libc_free(block); }
+void* memalign(std::size_t align, std::size_t size) noexcept { return __libc_memalign(align, size); }
+}  // namespace raw
 
 }  // namespace abench::backend

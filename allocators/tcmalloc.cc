@@ -1,6 +1,7 @@
 // Backend `tcmalloc` (gperftools, minimal build): linked, so tcmalloc serves the whole
 // process's malloc. Uses its malloc-compatible tc_* entry points; like glibc it has no
 // aligned calloc or aligned realloc.
+#include <gperftools/malloc_extension_c.h>
 #include <gperftools/tcmalloc.h>
 
 #include <algorithm>
@@ -56,5 +57,19 @@ void deallocate(void* block, std::size_t size, std::size_t align) noexcept {
 std::size_t usable_size(const void* block) noexcept {
   return tc_malloc_size(const_cast<void*>(block));
 }
+
+ResidentFigure allocator_resident() {
+  std::size_t heap = 0;
+  if (!MallocExtension_GetNumericProperty("generic.heap_size", &heap)) return {};
+  return {true, heap, "tcmalloc generic.heap_size"};
+}
+
+namespace raw {
+void* malloc(std::size_t size) noexcept { return tc_malloc(size); }
+void* calloc(std::size_t count, std::size_t size) noexcept { return tc_calloc(count, size); }
+void* realloc(void* block, std::size_t size) noexcept { return tc_realloc(block, size); }
+void free(void* block) noexcept { tc_free(block); }
+void* memalign(std::size_t align, std::size_t size) noexcept { return tc_memalign(align, size); }
+}  // namespace raw
 
 }  // namespace abench::backend

@@ -6,7 +6,10 @@
 # a matter of link order which one serves malloc; hence one executable per backend, and
 # each worker checks at start-up that the allocator it names really serves malloc.
 #
-# Also builds `harness_test_NAME`, the harness unit tests running over that backend.
+# Also builds `abench-counter-NAME`: the same worker plus harness/interpose.cc, which
+# defines the malloc family in the executable to count every request and forward it to
+# the backend. Counting runs use it; timed runs never do, so no timed sample pays for
+# counting.
 function(abench_add_worker name source)
   set(libs ${ARGN})
   add_library(abench_backend_${name} OBJECT ${source})
@@ -17,6 +20,9 @@ function(abench_add_worker name source)
 
   list(APPEND ABENCH_BACKENDS_BUILT ${name})
   set(ABENCH_BACKENDS_BUILT "${ABENCH_BACKENDS_BUILT}" PARENT_SCOPE)
-  set_property(GLOBAL APPEND PROPERTY ABENCH_WORKER_TARGETS abench-worker-${name})
+  add_executable(abench-counter-${name} harness/worker_main.cc harness/interpose.cc)
+  target_link_libraries(abench-counter-${name} PRIVATE abench_backend_${name})
+
+  set_property(GLOBAL APPEND PROPERTY ABENCH_WORKER_TARGETS abench-worker-${name} abench-counter-${name})
   set_property(GLOBAL APPEND PROPERTY ABENCH_BACKEND_NAMES ${name})
 endfunction()

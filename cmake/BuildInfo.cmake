@@ -3,7 +3,9 @@
 # on every build, not only at configure time.
 string(TOUPPER "${CMAKE_BUILD_TYPE}" _abench_bt)
 set(ABENCH_COMPILER "${CMAKE_CXX_COMPILER_ID} ${CMAKE_CXX_COMPILER_VERSION}")
-set(ABENCH_CXX_FLAGS "${CMAKE_CXX_FLAGS} ${CMAKE_CXX_FLAGS_${_abench_bt}}")
+get_directory_property(_abench_options COMPILE_OPTIONS)
+list(JOIN _abench_options " " _abench_options)
+set(ABENCH_CXX_FLAGS "${CMAKE_CXX_FLAGS} ${CMAKE_CXX_FLAGS_${_abench_bt}} -std=c++${CMAKE_CXX_STANDARD} ${_abench_options}")
 string(STRIP "${ABENCH_CXX_FLAGS}" ABENCH_CXX_FLAGS)
 
 set(_abench_info_dir ${CMAKE_BINARY_DIR}/generated)

@@ -38,6 +38,7 @@ void from_json(const nlohmann::json& j, CellSpec& c) {
 
 void to_json(nlohmann::json& j, const WorkerRequest& r) {
   j = {{"protocol", r.protocol},
+       {"mode", r.mode == WorkerMode::count ? "count" : "time"},
        {"cells", r.cells},
        {"min_batch_ns", r.sampler.min_batch_ns},
        {"samples", r.sampler.samples},
@@ -54,6 +55,10 @@ void from_json(const nlohmann::json& j, WorkerRequest& r) {
     throw std::invalid_argument("protocol version " + std::to_string(r.protocol) +
                                 " not supported (this worker speaks " +
                                 std::to_string(kProtocolVersion) + ")");
+  const std::string mode = j.value("mode", "time");
+  if (mode != "time" && mode != "count")
+    throw std::invalid_argument("unknown mode '" + mode + "' (allowed: time, count)");
+  r.mode = mode == "count" ? WorkerMode::count : WorkerMode::time;
   j.at("cells").get_to(r.cells);
   j.at("min_batch_ns").get_to(r.sampler.min_batch_ns);
   j.at("samples").get_to(r.sampler.samples);
@@ -107,6 +112,42 @@ void from_json(const nlohmann::json& j, CellReport& r) {
   j.at("ops_per_iteration").get_to(r.ops_per_iteration);
   j.at("warmup_batches").get_to(r.warmup_batches);
   j.at("sample_ns_per_op").get_to(r.sample_ns_per_op);
+}
+
+#define ABENCH_COUNT_FIELDS(X)                                                              \
+  X(operations) X(requests) X(frees) X(requested_bytes) X(requests_min) X(requests_max)          \
+  X(expected_requests_min) X(expected_requests_max) X(final_request_bytes_min)                  \
+  X(final_request_bytes_max) X(usable_bytes_min) X(usable_bytes_max) X(block_usable_bytes_min)  \
+  X(block_usable_bytes_max) X(fragmentation_bytes_min) X(fragmentation_bytes_max)               \
+  X(peak_live_bytes) X(peak_rss_bytes) X(minor_faults) X(live_tracking_overflow)
+
+void to_json(nlohmann::json& j, const CellCounts& c) {
+  j = {{"type", "counts"}, {"id", c.id}, {"status", c.ok ? "ok" : "failed"}};
+  if (!c.ok) {
+    j["error"] = c.error;
+    return;
+  }
+#define ABENCH_WRITE(field) j[#field] = c.field;
+  ABENCH_COUNT_FIELDS(ABENCH_WRITE)
+#undef ABENCH_WRITE
+  j["allocator_resident_bytes"] =
+      c.allocator_resident_available ? nlohmann::json(c.allocator_resident_bytes) : nlohmann::json(nullptr);
+  j["allocator_resident_source"] = c.allocator_resident_source;
+}
+
+void from_json(const nlohmann::json& j, CellCounts& c) {
+  j.at("id").get_to(c.id);
+  c.ok = j.at("status").get<std::string>() == "ok";
+  if (!c.ok) {
+    c.error = j.value("error", "counting worker gave no reason");
+    return;
+  }
+#define ABENCH_READ(field) j.at(#field).get_to(c.field);
+  ABENCH_COUNT_FIELDS(ABENCH_READ)
+#undef ABENCH_READ
+  c.allocator_resident_available = !j.at("allocator_resident_bytes").is_null();
+  if (c.allocator_resident_available) j.at("allocator_resident_bytes").get_to(c.allocator_resident_bytes);
+  j.at("allocator_resident_source").get_to(c.allocator_resident_source);
 }
 
 }  // namespace abench

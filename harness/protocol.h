@@ -33,8 +33,13 @@ struct CellSpec {
 
 enum class CellOrder { shuffled, matrix };
 
+// time: the timed protocol (abench-worker-*). count: the instrumented counting run
+// (abench-counter-*), never timed.
+enum class WorkerMode { time, count };
+
 struct WorkerRequest {
   int protocol = kProtocolVersion;
+  WorkerMode mode = WorkerMode::time;
   std::vector<CellSpec> cells;
   SamplerConfig sampler;
   bool touch = false;
@@ -66,6 +71,29 @@ struct CellReport {
   std::vector<double> sample_ns_per_op;
 };
 
+// What one counting run saw for a cell. Per lifetime = per buffer built and dropped.
+struct CellCounts {
+  int id = 0;
+  bool ok = false;
+  std::string error;
+  std::uint64_t operations = 0;  // buffer lifetimes counted
+  std::uint64_t requests = 0, frees = 0, requested_bytes = 0;  // totals over all operations
+  std::uint64_t requests_min = 0, requests_max = 0;            // per lifetime
+  std::uint64_t expected_requests_min = 0, expected_requests_max = 0;  // by the growth rule
+  std::uint64_t final_request_bytes_min = 0, final_request_bytes_max = 0;
+  std::uint64_t usable_bytes_min = 0, usable_bytes_max = 0;              // buffer capacity
+  std::uint64_t block_usable_bytes_min = 0, block_usable_bytes_max = 0;  // allocator's word
+  std::uint64_t fragmentation_bytes_min = 0, fragmentation_bytes_max = 0;  // block usable - request
+  std::uint64_t peak_live_bytes = 0;  // most requested bytes live at once in one iteration
+  std::uint64_t peak_rss_bytes = 0, minor_faults = 0;
+  bool allocator_resident_available = false;
+  std::uint64_t allocator_resident_bytes = 0;
+  std::string allocator_resident_source;
+  bool live_tracking_overflow = false;
+};
+
+void to_json(nlohmann::json& j, const CellCounts& c);
+void from_json(const nlohmann::json& j, CellCounts& c);
 void to_json(nlohmann::json& j, const Alignment& a);
 void from_json(const nlohmann::json& j, Alignment& a);
 void to_json(nlohmann::json& j, const CellSpec& c);

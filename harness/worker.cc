@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <random>
 #include <string>
@@ -12,6 +13,8 @@
 #include "build_info.h"
 #include "git_revision.h"
 #include "harness/cell_runner.h"
+#include "harness/count_runner.h"
+#include "harness/counters.h"
 #include "harness/pinning.h"
 
 namespace abench {
@@ -41,6 +44,18 @@ WorkerHello hello_from(const backend::Identity& id) {
   hello.cxx_flags = ABENCH_CXX_FLAGS;
   hello.git_revision = ABENCH_GIT_REVISION;
   return hello;
+}
+
+// The interposer must see malloc calls made by code outside the harness: libc's strdup
+// calls malloc internally, so it must count as one request and its free as one free.
+std::string interposer_self_test() {
+  start_counting();
+  char* copy = strdup("abench");
+  free(copy);
+  stop_counting();
+  if (counters().requests == 1 && counters().frees == 1) return "";
+  return "the counting interposer saw " + std::to_string(counters().requests) + " requests and " +
+         std::to_string(counters().frees) + " frees for one strdup and free (expected 1 and 1)";
 }
 
 }  // namespace
@@ -78,6 +93,14 @@ int worker_main(int argc, char** argv) {
     return fatal(std::string("bad request: ") + e.what());
   }
 
+  const bool counting = counting_interposer_active();
+  if (request.mode == WorkerMode::count && !counting)
+    return fatal("this is a timed worker and carries no counters; counts come from abench-counter-" + identity.name);
+  if (request.mode == WorkerMode::time && counting)
+    return fatal("this is a counting worker, never timed; timings come from abench-worker-" + identity.name);
+  if (counting)
+    if (std::string problem = interposer_self_test(); !problem.empty()) return fatal(problem);
+
   if (request.pin) {
     const PinResult pin = pin_to_cpu(request.cpu);
     if (!pin.error.empty()) return fatal(pin.error);
@@ -89,7 +112,10 @@ int worker_main(int argc, char** argv) {
   for (int id : hello.order) {
     const CellSpec& cell = *std::find_if(request.cells.begin(), request.cells.end(),
                                          [id](const CellSpec& c) { return c.id == id; });
-    emit(run_cell(cell, request.sampler, request.touch, identity.name.c_str()));
+    if (request.mode == WorkerMode::count)
+      emit(count_cell(cell, request.touch));
+    else
+      emit(run_cell(cell, request.sampler, request.touch, identity.name.c_str()));
   }
   emit({{"type", "done"}});
   return 0;

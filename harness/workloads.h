@@ -146,6 +146,33 @@ inline ExpectedBuffer expected_buffer(Workload w, std::size_t n) {
   return {0, 0};
 }
 
+// Requests one buffer lifetime must make, by the growth rule. exact is one number; padded
+// is a range, as its capacity exceeds what it asked for by 1 to A bytes depending on the
+// address: the most slack gives the fewest growths, the least slack the most.
+struct RequestRange {
+  std::uint64_t min, max;
+};
+
+inline RequestRange expected_requests(Workload w, Policy policy, std::size_t n, std::size_t align) {
+  if (w == Workload::noop) return {0, 0};
+  std::vector<std::size_t> lengths;  // the lengths the workload requires, in order
+  if (w == Workload::grow) lengths = {n, n + grow_reserve_bytes(n)};
+  if (w == Workload::append)
+    for (int k = 1; k <= kAppendCount; ++k) lengths.push_back(static_cast<std::size_t>(k) * n);
+  auto requests_with_slack = [&](std::size_t slack) {
+    std::uint64_t requests = 1;
+    std::size_t capacity = n + slack;
+    for (std::size_t length : lengths)
+      if (length > capacity) {
+        capacity = grown_capacity(capacity, length) + slack;
+        ++requests;
+      }
+    return requests;
+  };
+  if (policy == Policy::exact) return {requests_with_slack(0), requests_with_slack(0)};
+  return {requests_with_slack(align), requests_with_slack(1)};
+}
+
 // Deterministic, non-zero input bytes, so contents checks can tell them from zeroes.
 inline std::vector<std::byte> make_input(std::size_t n) {
   std::vector<std::byte> input(n);

@@ -62,6 +62,7 @@ void apply_overrides(Matrix& m, const MeasureOptions& o, const std::vector<std::
   if (o.fresh_process_per_cell) p.fresh_process_per_cell = true;
   if (o.touch) p.touch = true;
   if (o.no_pin) p.pin = false;
+  if (o.no_counts) p.counts = false;
 }
 
 std::filesystem::path prepare_output_dir(const RunOptions& o, const Matrix& m) {
@@ -100,6 +101,7 @@ void add_measure_options(CLI::App& cmd, MeasureOptions& o) {
   cmd.add_flag("--touch", o.touch, "Read every page of each built buffer before dropping it");
   cmd.add_option("--cpu", o.cpu, "Pin workers to this CPU (default: the last allowed)")->check(CLI::NonNegativeNumber);
   cmd.add_flag("--no-pin", o.no_pin, "Do not pin workers to a CPU");
+  cmd.add_flag("--no-counts", o.no_counts, "Skip the instrumented counting runs (requests, bytes, RSS)");
   cmd.add_option("--seed", o.seed, "Seed for the per-process cell order (default: from the clock)");
   cmd.add_option("--worker-timeout", o.worker_timeout_s, "Seconds before a worker is killed (default: from the cell count)")
       ->check(CLI::PositiveNumber);
@@ -130,7 +132,9 @@ int run_command(const RunOptions& o, const std::vector<std::string>& command_lin
 
   ProgressLine progress(stderr_is_terminal());
   OrchestratorHooks hooks;
-  hooks.worker_path = worker_path;
+  hooks.worker_path = [](const std::string& backend, WorkerMode mode) {
+    return worker_path(backend, mode);
+  };
   hooks.on_update = [&](const RunResults& r) { write_result_files(dir, r); };
   hooks.on_progress = [&](std::size_t done, std::size_t total, const std::string& current) {
     progress.update(done, total, current);

@@ -21,6 +21,7 @@ struct MeasureOptions {
   bool fresh_process_per_cell = false;
   bool touch = false;
   bool no_pin = false;
+  bool no_counts = false;
 };
 
 struct RunOptions {

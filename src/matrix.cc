@@ -29,7 +29,7 @@ constexpr std::size_t kPreferredOnlyUpTo = 256;
 const std::set<std::string> kTopLevelFields{"description", "backends", "policies", "workloads",
                                             "sizes",       "alignments", "live", "protocol"};
 const std::set<std::string> kProtocolFields{"min_batch_ms", "samples", "processes", "order",
-                                            "fresh_process_per_cell", "touch", "pin", "cpu",
+                                            "fresh_process_per_cell", "touch", "counts", "pin", "cpu",
                                             "worker_timeout_s", "seed"};
 
 std::string joined(const auto& names) { return fmt::format("{}", fmt::join(names, ", ")); }
@@ -98,6 +98,7 @@ void parse_protocol(const nlohmann::json& j, const std::string& file, RunProtoco
   }
   bool_field("fresh_process_per_cell", p.fresh_process_per_cell);
   bool_field("touch", p.touch);
+  bool_field("counts", p.counts);
   bool_field("pin", p.pin);
   if (j.contains("cpu")) p.cpu = static_cast<int>(unsigned_value(j["cpu"], field("cpu"), "a CPU number"));
   if (j.contains("worker_timeout_s")) {

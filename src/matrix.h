@@ -21,6 +21,7 @@ struct RunProtocol {
   CellOrder order = CellOrder::shuffled;
   bool fresh_process_per_cell = false;
   bool touch = false;
+  bool counts = true;             // instrumented counting runs beside the timings
   bool pin = true;
   int cpu = -1;                   // -1: the last CPU the process may use
   double worker_timeout_s = 0;    // 0: derived from the number of cells

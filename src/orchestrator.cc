@@ -26,6 +26,8 @@ class JobRunner {
         announce_next();
       } else if (type == "cell") {
         record(message.get<CellReport>());
+      } else if (type == "counts") {
+        record_counts(message.get<CellCounts>());
       } else if (type == "done") {
         worker_.finished = true;
       } else if (type == "fatal") {
@@ -43,9 +45,11 @@ class JobRunner {
     worker_.outcome = outcome;
     for (int id : worker_.job.cell_ids) {
       if (reported_.contains(id)) continue;
-      std::string reason = fmt::format("worker {} (round {}{}) {} before reporting this cell",
+      std::string reason = fmt::format("{} {} ({}{}) {} before reporting this cell",
+                                       worker_.job.mode == WorkerMode::count ? "counting worker" : "worker",
                                        results_.plan.variants[worker_.job.variant].label(),
-                                       worker_.job.round + 1,
+                                       worker_.job.mode == WorkerMode::count ? "counting run"
+                                           : fmt::format("round {}", worker_.job.round + 1),
                                        worker_.hello ? fmt::format(", pid {}", worker_.hello->pid) : "",
                                        describe(outcome));
       if (!worker_.protocol_error.empty()) reason += ": " + worker_.protocol_error;
@@ -63,14 +67,37 @@ class JobRunner {
     return tail;
   }
 
-  void record(const CellReport& report) {
-    if (report.id < 0 || static_cast<std::size_t>(report.id) >= results_.cells.size() ||
-        !std::count(worker_.job.cell_ids.begin(), worker_.job.cell_ids.end(), report.id)) {
-      worker_.protocol_error = fmt::format("report for cell {} that was not asked for", report.id);
-      return;
+  // The cell a report is for, if this job asked for it and it was not reported before.
+  CellRecord* accept(int id) {
+    if (id < 0 || static_cast<std::size_t>(id) >= results_.cells.size() ||
+        !std::count(worker_.job.cell_ids.begin(), worker_.job.cell_ids.end(), id)) {
+      worker_.protocol_error = fmt::format("report for cell {} that was not asked for", id);
+      return nullptr;
     }
-    if (!reported_.insert(report.id).second) return;
-    CellRecord& cell = results_.cells[static_cast<std::size_t>(report.id)];
+    if (!reported_.insert(id).second) return nullptr;
+    return &results_.cells[static_cast<std::size_t>(id)];
+  }
+
+  void reported() {
+    ++done_;
+    hooks_.on_update(results_);
+    announce_next();
+  }
+
+  void record_counts(const CellCounts& counts) {
+    CellRecord* cell = accept(counts.id);
+    if (cell == nullptr) return;
+    if (counts.ok)
+      cell->counts = counts;
+    else
+      cell->failures.push_back(counts.error);
+    reported();
+  }
+
+  void record(const CellReport& report) {
+    CellRecord* record = accept(report.id);
+    if (record == nullptr) return;
+    CellRecord& cell = *record;
     if (!report.ok || report.sample_ns_per_op.empty()) {
       cell.failures.push_back(report.ok ? "worker reported no samples" : report.error);
     } else {
@@ -85,13 +112,12 @@ class JobRunner {
       m.median_ns_per_op = median(report.sample_ns_per_op);
       cell.processes.push_back(std::move(m));
     }
-    ++done_;
-    hooks_.on_update(results_);
-    announce_next();
+    reported();
   }
 
   void announce_next() {
     std::string current = results_.plan.variants[worker_.job.variant].label();
+    if (worker_.job.mode == WorkerMode::count) current += " counting";
     if (worker_.hello && reported_.size() < worker_.hello->order.size()) {
       const int next = worker_.hello->order[reported_.size()];
       if (next >= 0 && static_cast<std::size_t>(next) < results_.cells.size())
@@ -121,6 +147,7 @@ double worker_timeout_s(const RunProtocol& protocol, std::size_t cells) {
 WorkerRequest make_worker_request(const RunResults& results, const Job& job) {
   WorkerRequest request;
   for (int id : job.cell_ids) request.cells.push_back(results.cells[static_cast<std::size_t>(id)].cell.spec);
+  request.mode = job.mode;
   const RunProtocol& p = results.protocol;
   request.sampler.min_batch_ns = static_cast<std::uint64_t>(p.min_batch_ms * 1e6);
   request.sampler.samples = p.samples;
@@ -134,7 +161,7 @@ WorkerRequest make_worker_request(const RunResults& results, const Job& job) {
 
 void run_plan(RunResults& results, WorkerLauncher& launcher, const OrchestratorHooks& hooks) {
   results.cells.clear();
-  for (const auto& cell : results.plan.cells) results.cells.push_back({cell, {}, {}});
+  for (const auto& cell : results.plan.cells) results.cells.push_back({cell, std::nullopt, {}, {}});
   std::size_t done = 0;
   std::size_t total = 0;
   for (const auto& job : results.plan.jobs) total += job.cell_ids.size();
@@ -145,7 +172,7 @@ void run_plan(RunResults& results, WorkerLauncher& launcher, const OrchestratorH
     results.workers.push_back({job, std::nullopt, {}, "", false});
     WorkerRecord& worker = results.workers.back();
     LaunchRequest request;
-    request.executable = hooks.worker_path(results.plan.variants[job.variant].backend);
+    request.executable = hooks.worker_path(results.plan.variants[job.variant].backend, job.mode);
     request.stdin_text = nlohmann::json(make_worker_request(results, job)).dump() + "\n";
     request.timeout_s = worker_timeout_s(results.protocol, job.cell_ids.size());
     JobRunner runner(results, worker, hooks, done, total);

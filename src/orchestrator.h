@@ -13,7 +13,7 @@ namespace abench {
 
 struct OrchestratorHooks {
   // Path of the worker executable for a backend.
-  std::function<std::string(const std::string& backend)> worker_path;
+  std::function<std::string(const std::string& backend, WorkerMode mode)> worker_path;
   // Called after every change to the results (a cell reported, a worker ended), so the
   // caller can put them on disk before the next cell starts.
   std::function<void(const RunResults&)> on_update = [](const RunResults&) {};

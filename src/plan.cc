@@ -53,11 +53,15 @@ Plan make_plan(const Matrix& m, std::uint64_t seed) {
             plan.cells.push_back({spec, v});
           }
 
+  if (m.protocol.counts)
+    for (const PlannedCell& cell : plan.cells)
+      plan.jobs.push_back({WorkerMode::count, 0, cell.variant, {cell.spec.id}, 0});
+
   const std::size_t variants = plan.variants.size();
   const std::size_t cells_per_variant = cells_of_variant.empty() ? 0 : cells_of_variant[0].size();
   for (int round = 0; round < m.protocol.processes; ++round) {
     auto add_job = [&](std::size_t v, std::vector<int> ids) {
-      plan.jobs.push_back({round, v, std::move(ids), mix(seed + plan.jobs.size())});
+      plan.jobs.push_back({WorkerMode::time, round, v, std::move(ids), mix(seed + plan.jobs.size())});
     };
     if (m.protocol.fresh_process_per_cell) {
       for (std::size_t c = 0; c < cells_per_variant; ++c)

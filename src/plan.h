@@ -28,6 +28,7 @@ struct PlannedCell {
 };
 
 struct Job {
+  WorkerMode mode = WorkerMode::time;
   int round = 0;
   std::size_t variant = 0;
   std::vector<int> cell_ids;
@@ -37,11 +38,13 @@ struct Job {
 struct Plan {
   std::vector<Variant> variants;
   std::vector<PlannedCell> cells;
-  std::vector<Job> jobs;  // in launch order, round by round
+  std::vector<Job> jobs;  // in launch order: counting jobs first, then the timed rounds
   int processes = 0;
 };
 
-// Throws UsageError when a cell would need more memory than the machine has.
+// With protocol.counts, every (variant, cell) also gets one counting process of its own
+// (fresh, so its peak RSS and page faults are the cell's). Throws UsageError when a cell
+// would need more memory than the machine has.
 Plan make_plan(const Matrix& matrix, std::uint64_t seed);
 
 // Bytes a cell keeps live at its peak, by the growth rule (an upper bound for padded).

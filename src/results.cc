@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
 #include "src/statistics.h"
 
 namespace abench {
@@ -24,6 +26,18 @@ CellSummary summarize(const CellRecord& record, int expected_processes) {
   } else if (s.processes >= expected_processes) {
     s.status = CellStatus::ok;
   }
+  if (record.counts) {
+    const CellCounts& c = *record.counts;
+    if (c.requests_min < c.expected_requests_min || c.requests_max > c.expected_requests_max)
+      s.count_check = fmt::format("mismatch: {}..{} requests per buffer, the workload must make {}..{}",
+                                  c.requests_min, c.requests_max, c.expected_requests_min,
+                                  c.expected_requests_max);
+    else if (const std::uint64_t buffers = record.cell.spec.workload == Workload::noop ? 0 : c.operations;
+             c.frees != buffers)
+      s.count_check = fmt::format("mismatch: {} frees for {} buffers", c.frees, buffers);
+    else
+      s.count_check = "ok";
+  }
   if (record.processes.empty()) return s;
 
   std::vector<double> medians;
@@ -38,6 +52,8 @@ CellSummary summarize(const CellRecord& record, int expected_processes) {
   s.iterations = static_cast<std::uint64_t>(median(iterations));
   s.samples = static_cast<int>(record.processes.front().sample_ns_per_op.size());
   s.unstable = medians.size() > 1 && *s.process_max_ns > kUnstableSpread * *s.process_min_ns;
+  s.elision_suspected = record.cell.spec.workload != Workload::noop &&
+                        *s.ns_per_op < kMinPlausibleNsPerAllocatingOp;
   return s;
 }
 

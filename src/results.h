@@ -34,6 +34,7 @@ struct ProcessMeasurement {
 
 struct CellRecord {
   PlannedCell cell;
+  std::optional<CellCounts> counts;  // from the counting run, never from a timed one
   std::vector<ProcessMeasurement> processes;
   std::vector<std::string> failures;  // one per failed process, with the evidence
 };
@@ -68,7 +69,15 @@ struct CellSummary {
   std::uint64_t iterations = 0;  // per sample batch (median over processes)
   int samples = 0;               // per process
   bool unstable = false;
+  // Below 1 ns per allocating operation the work must have been optimized away.
+  bool elision_suspected = false;
+  // Counts: "" (not counted), "ok", or why the requests counted differ from what the
+  // workload must make by the growth rule.
+  std::string count_check;
 };
+
+// The smallest ns per operation a workload that allocates can honestly take.
+inline constexpr double kMinPlausibleNsPerAllocatingOp = 1.0;
 
 CellSummary summarize(const CellRecord& record, int expected_processes);
 std::string_view name_of(CellStatus status);

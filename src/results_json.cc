@@ -17,6 +17,7 @@ nlohmann::json protocol_json(const RunProtocol& p) {
           {"order", p.order == CellOrder::matrix ? "matrix" : "shuffled"},
           {"process_mode", p.fresh_process_per_cell ? "fresh-process-per-cell" : "process-per-variant"},
           {"touch", p.touch},
+          {"counts", p.counts},
           {"pin", p.pin},
           {"cpu", p.cpu < 0 ? nlohmann::json("last allowed") : nlohmann::json(p.cpu)},
           {"worker_timeout_s", p.worker_timeout_s},
@@ -34,7 +35,8 @@ nlohmann::json matrix_json(const Matrix& m) {
 }
 
 nlohmann::json worker_json(const RunResults& r, const WorkerRecord& w) {
-  nlohmann::json j{{"round", w.job.round + 1},
+  nlohmann::json j{{"mode", w.job.mode == WorkerMode::count ? "count" : "time"},
+                   {"round", w.job.round + 1},
                    {"variant", r.plan.variants[w.job.variant].label()},
                    {"seed", w.job.seed},
                    {"cells", w.job.cell_ids},
@@ -99,7 +101,16 @@ nlohmann::json results_to_json(const RunResults& r) {
                      {"iterations", s.iterations},
                      {"ops_per_iteration", spec.live},
                      {"samples", s.samples},
+                     {"elision_suspected", s.elision_suspected},
+                     {"counts", record.counts ? nlohmann::json(*record.counts) : nlohmann::json(nullptr)},
+                     {"count_check", s.count_check.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.count_check)},
                      {"processes", processes}});
+    if (record.counts) {
+      nlohmann::json& counts = cells.back()["counts"];
+      counts.erase("type");
+      counts.erase("id");
+      counts.erase("status");
+    }
   }
 
   nlohmann::json workers = nlohmann::json::array();

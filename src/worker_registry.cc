@@ -15,8 +15,8 @@ std::string executable_directory() {
   return ec ? "." : self.parent_path().string();
 }
 
-std::string worker_path(const std::string& backend) {
-  return executable_directory() + "/abench-worker-" + backend;
+std::string worker_path(const std::string& backend, WorkerMode mode) {
+  return executable_directory() + (mode == WorkerMode::count ? "/abench-counter-" : "/abench-worker-") + backend;
 }
 
 std::vector<std::string> built_backends() {

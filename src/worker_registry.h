@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "harness/protocol.h"
+
 namespace abench {
 
 // Directory holding abench and its workers.
@@ -12,6 +14,7 @@ std::string executable_directory();
 // Backends this build has a worker executable for, in build order.
 std::vector<std::string> built_backends();
 
-std::string worker_path(const std::string& backend);
+// abench-worker-<backend> (timed) or abench-counter-<backend> (counting).
+std::string worker_path(const std::string& backend, WorkerMode mode = WorkerMode::time);
 
 }  // namespace abench

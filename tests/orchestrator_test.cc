@@ -63,6 +63,7 @@ RunResults make_results(std::vector<std::string> backends, int processes) {
   m.lives = {1};
   m.protocol.processes = processes;
   m.protocol.samples = 3;
+  m.protocol.counts = false;
   RunResults r;
   r.matrix = m;
   r.protocol = m.protocol;
@@ -72,7 +73,7 @@ RunResults make_results(std::vector<std::string> backends, int processes) {
 
 OrchestratorHooks hooks_counting(int& updates) {
   OrchestratorHooks hooks;
-  hooks.worker_path = [](const std::string& backend) { return backend; };
+  hooks.worker_path = [](const std::string& backend, WorkerMode) { return backend; };
   hooks.on_update = [&updates](const RunResults&) { ++updates; };
   return hooks;
 }
@@ -85,7 +86,7 @@ TEST(Orchestrator, RunsEveryJobInPlanOrderAndAggregatesMedianOfMedians) {
   launcher.ns_of = [&](const std::string&, int) { return 10.0 * (1 + (launches - 1) / 2); };
   int updates = 0;
   OrchestratorHooks hooks = hooks_counting(updates);
-  hooks.worker_path = [&](const std::string& backend) { ++launches; return backend; };
+  hooks.worker_path = [&](const std::string& backend, WorkerMode) { ++launches; return backend; };
   run_plan(results, launcher, hooks);
 
   EXPECT_EQ(launcher.launched, (std::vector<std::string>{"system", "mimalloc", "mimalloc", "system",

@@ -16,6 +16,7 @@ Matrix small_matrix(std::vector<std::string> backends, int processes) {
   m.alignments = {{1, 256}};
   m.lives = {1, 64};
   m.protocol.processes = processes;
+  m.protocol.counts = false;
   return m;
 }
 
@@ -79,6 +80,18 @@ TEST(Plan, SeedsDifferPerProcessAndFollowTheRunSeed) {
     seeds.insert(a.jobs[i].seed);
   }
   EXPECT_EQ(seeds.size(), a.jobs.size());
+}
+
+TEST(Plan, CountingRunsComeFirstOneFreshProcessPerCell) {
+  Matrix m = small_matrix({"system", "mimalloc"}, 2);
+  m.protocol.counts = true;
+  const Plan plan = make_plan(m, 1);
+  ASSERT_EQ(plan.jobs.size(), 8u + 2u * 2u);  // 8 cells counted, then 2 rounds x 2 variants
+  for (std::size_t i = 0; i < 8; ++i) {
+    EXPECT_EQ(plan.jobs[i].mode, WorkerMode::count);
+    EXPECT_EQ(plan.jobs[i].cell_ids, (std::vector<int>{static_cast<int>(i)}));
+  }
+  for (std::size_t i = 8; i < plan.jobs.size(); ++i) EXPECT_EQ(plan.jobs[i].mode, WorkerMode::time);
 }
 
 TEST(Plan, RefusesACellLargerThanMemory) {

@@ -1,0 +1,110 @@
+#include "harness/count_runner.h"
+
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <exception>
+#include <limits>
+
+#include "allocators/backend.h"
+#include "harness/counters.h"
+#include "harness/counting_allocator.h"
+#include "harness/native_allocator.h"
+#include "harness/workloads.h"
+
+namespace abench {
+namespace {
+
+using Counting = CountingAllocator<NativeAllocator>;
+
+void widen(std::uint64_t& lo, std::uint64_t& hi, std::uint64_t value) {
+  lo = std::min(lo, value);
+  hi = std::max(hi, value);
+}
+
+template <Workload W>
+CellCounts count_workload(const CellSpec& cell, bool touch) {
+  const auto input = make_input(cell.size);
+  const WorkloadContext<Counting> context{Counting{NativeAllocator{}}, cell.policy, cell.size,
+                                          cell.alignment, cell.live, touch, input.data()};
+  BufferSlots<Counting> slots(cell.live);
+  constexpr std::uint64_t kNone = std::numeric_limits<std::uint64_t>::max();
+  CellCounts c;
+  c.id = cell.id;
+  c.requests_min = c.final_request_bytes_min = c.usable_bytes_min = c.block_usable_bytes_min =
+      c.fragmentation_bytes_min = kNone;
+  const RequestRange expected =
+      expected_requests(W, cell.policy, cell.size, cell.alignment.effective());
+  c.expected_requests_min = expected.min;
+  c.expected_requests_max = expected.max;
+
+  rusage before{}, after{};
+  getrusage(RUSAGE_SELF, &before);
+  start_counting();
+  for (int iteration = 0; iteration < kCountingIterations; ++iteration) {
+    reset_peak_live_bytes();
+    for (std::size_t i = 0; i < cell.live; ++i) {
+      const std::uint64_t requests_before = counters().requests;
+      build_buffer<W>(slots.at(i), context);
+      widen(c.requests_min, c.requests_max, counters().requests - requests_before);
+      if constexpr (W != Workload::noop) {
+        const auto& buffer = *slots.at(i);
+        const std::uint64_t final_request = counters().last_request_bytes;
+        const std::uint64_t block_usable = backend::usable_size(buffer.block());
+        widen(c.final_request_bytes_min, c.final_request_bytes_max, final_request);
+        widen(c.usable_bytes_min, c.usable_bytes_max, buffer.capacity());
+        widen(c.block_usable_bytes_min, c.block_usable_bytes_max, block_usable);
+        widen(c.fragmentation_bytes_min, c.fragmentation_bytes_max,
+              block_usable >= final_request ? block_usable - final_request : 0);
+      }
+    }
+    if constexpr (W != Workload::noop)
+      if (touch)
+        for (std::size_t i = 0; i < cell.live; ++i) touch_pages(*slots.at(i));
+    c.peak_live_bytes = std::max(c.peak_live_bytes, counters().peak_live_bytes);
+    if (iteration == kCountingIterations - 1) {
+      // While the buffers are live; the query itself may allocate, so it is not counted.
+      stop_counting();
+      {
+        backend::ResidentFigure resident = backend::allocator_resident();
+        c.allocator_resident_available = resident.available;
+        c.allocator_resident_bytes = resident.bytes;
+        c.allocator_resident_source = std::move(resident.source);
+      }  // its string is freed here, before counting resumes
+      resume_counting();
+    }
+    for (std::size_t i = 0; i < cell.live; ++i) drop_buffer<W>(slots.at(i));
+  }
+  stop_counting();
+  getrusage(RUSAGE_SELF, &after);
+
+  const AllocationCounters& totals = counters();
+  c.operations = static_cast<std::uint64_t>(kCountingIterations) * cell.live;
+  c.requests = totals.requests;
+  c.frees = totals.frees;
+  c.requested_bytes = totals.requested_bytes;
+  c.live_tracking_overflow = totals.live_tracking_overflow;
+  c.peak_rss_bytes = static_cast<std::uint64_t>(after.ru_maxrss) * 1024;
+  c.minor_faults = static_cast<std::uint64_t>(after.ru_minflt - before.ru_minflt);
+  for (std::uint64_t* v : {&c.final_request_bytes_min, &c.usable_bytes_min, &c.block_usable_bytes_min,
+                           &c.fragmentation_bytes_min, &c.final_request_bytes_max})
+    if (*v == kNone) *v = 0;  // noop builds nothing
+  c.ok = true;
+  return c;
+}
+
+}  // namespace
+
+CellCounts count_cell(const CellSpec& cell, bool touch) {
+  try {
+    return with_workload(cell.workload, [&](auto w) { return count_workload<w.value>(cell, touch); });
+  } catch (const std::exception& e) {
+    stop_counting();
+    CellCounts failed;
+    failed.id = cell.id;
+    failed.error = std::string("counting failed: ") + e.what();
+    return failed;
+  }
+}
+
+}  // namespace abench

@@ -1,0 +1,14 @@
+// The counting run of a cell, inside a counting worker: a few buffer lifetimes under the
+// counting layers (harness/counters.h), never timed.
+#pragma once
+
+#include "harness/protocol.h"
+
+namespace abench {
+
+inline constexpr int kCountingIterations = 3;
+
+// Never throws; a failure is reported in the result.
+CellCounts count_cell(const CellSpec& cell, bool touch);
+
+}  // namespace abench

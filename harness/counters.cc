@@ -1,0 +1,101 @@
+#include "harness/counters.h"
+
+namespace abench {
+namespace {
+
+AllocationCounters g_counters;
+bool g_counting = false;
+thread_local int t_interface_depth = 0;
+
+// Live blocks and their requested sizes, for live and peak bytes. A fixed open-addressing
+// table in static storage: the counting layer must not allocate. Counting windows hold a
+// few hundred blocks at most; past the table's size, tracking stops and says so.
+constexpr std::size_t kTableSize = 1 << 16;
+struct Slot {
+  const void* block;
+  std::size_t size;
+};
+Slot g_table[kTableSize];
+const void* const kTombstone = reinterpret_cast<const void*>(1);
+
+std::size_t slot_of(const void* block) {
+  auto h = reinterpret_cast<std::uintptr_t>(block);
+  h ^= h >> 17;
+  h *= 0xed5ad4bbu;
+  return static_cast<std::size_t>(h) & (kTableSize - 1);
+}
+
+void track(const void* block, std::size_t size) {
+  std::size_t i = slot_of(block);
+  for (std::size_t probes = 0; probes < kTableSize; ++probes, i = (i + 1) & (kTableSize - 1)) {
+    if (g_table[i].block == nullptr || g_table[i].block == kTombstone) {
+      g_table[i] = {block, size};
+      g_counters.live_bytes += size;
+      if (g_counters.live_bytes > g_counters.peak_live_bytes) g_counters.peak_live_bytes = g_counters.live_bytes;
+      return;
+    }
+  }
+  g_counters.live_tracking_overflow = true;
+}
+
+void untrack(const void* block) {
+  std::size_t i = slot_of(block);
+  for (std::size_t probes = 0; probes < kTableSize; ++probes, i = (i + 1) & (kTableSize - 1)) {
+    if (g_table[i].block == nullptr) return;  // not allocated inside a counting window
+    if (g_table[i].block == block) {
+      g_counters.live_bytes -= g_table[i].size;
+      g_table[i].block = kTombstone;
+      return;
+    }
+  }
+}
+
+bool counted(bool interface_call) { return g_counting && (interface_call || t_interface_depth == 0); }
+
+}  // namespace
+
+void start_counting() {
+  for (auto& slot : g_table) slot = {nullptr, 0};
+  g_counters = AllocationCounters{};
+  g_counting = true;
+}
+
+void stop_counting() { g_counting = false; }
+void resume_counting() { g_counting = true; }
+const AllocationCounters& counters() { return g_counters; }
+void reset_peak_live_bytes() { g_counters.peak_live_bytes = g_counters.live_bytes; }
+
+void count_request(const void* block, std::size_t size, bool interface_call) {
+  if (!counted(interface_call)) return;
+  ++g_counters.requests;
+  g_counters.requested_bytes += size;
+  g_counters.last_request_bytes = size;
+  if (block != nullptr) track(block, size);
+}
+
+void count_resize(const void* old_block, const void* new_block, std::size_t new_size, bool interface_call) {
+  if (!counted(interface_call)) return;
+  ++g_counters.requests;
+  g_counters.requested_bytes += new_size;
+  g_counters.last_request_bytes = new_size;
+  if (new_block == nullptr) return;  // failed: the old block is still live
+  untrack(old_block);
+  track(new_block, new_size);
+}
+
+void count_free(const void* block, bool interface_call) {
+  if (block == nullptr || !counted(interface_call)) return;
+  ++g_counters.frees;
+  untrack(block);
+}
+
+InterfaceCallScope::InterfaceCallScope() { ++t_interface_depth; }
+InterfaceCallScope::~InterfaceCallScope() { --t_interface_depth; }
+bool inside_interface_call() { return t_interface_depth > 0; }
+
+}  // namespace abench
+
+namespace abench {
+// Overridden by harness/interpose.cc in counting workers.
+[[gnu::weak]] bool counting_interposer_active() { return false; }
+}  // namespace abench

@@ -1,0 +1,106 @@
+// The counting worker's malloc family: defined in the executable, so every call to
+// malloc & co. in the process (the harness, libstdc++, libc's own strdup, a plugin) comes
+// here first; each is counted (harness/counters.h) and forwarded to the backend's own
+// entry points (backend::raw), never to the `malloc` symbol, which would be this again.
+//
+// Linked only into abench-counter-<backend>; timed workers never carry it.
+// Not covered: allocator-specific entry points called by outside code (mi_malloc, mallocx,
+// tc_malloc) are not interposed; the harness's own calls to them are counted by
+// CountingAllocator.
+#include <dlfcn.h>
+
+#include <cerrno>
+#include <cstring>
+#include <new>
+
+#include "allocators/backend.h"
+#include "harness/counters.h"
+
+namespace raw = abench::backend::raw;
+
+extern "C" {
+
+void* malloc(std::size_t size) {
+  void* block = raw::malloc(size);
+  abench::count_request(block, size, false);
+  return block;
+}
+
+void* calloc(std::size_t count, std::size_t size) {
+  void* block = raw::calloc(count, size);
+  abench::count_request(block, count * size, false);
+  return block;
+}
+
+void* realloc(void* old_block, std::size_t size) {
+  void* block = raw::realloc(old_block, size);
+  if (old_block == nullptr) {
+    abench::count_request(block, size, false);
+  } else if (size == 0 && block == nullptr) {
+    abench::count_free(old_block, false);
+  } else {
+    abench::count_resize(old_block, block, size, false);
+  }
+  return block;
+}
+
+void free(void* block) {
+  abench::count_free(block, false);
+  raw::free(block);
+}
+
+int posix_memalign(void** out, std::size_t align, std::size_t size) {
+  if (align < sizeof(void*) || (align & (align - 1)) != 0) return EINVAL;
+  void* block = raw::memalign(align, size);
+  abench::count_request(block, size, false);
+  if (block == nullptr) return ENOMEM;
+  *out = block;
+  return 0;
+}
+
+void* aligned_alloc(std::size_t align, std::size_t size) {
+  void* block = raw::memalign(align, size);
+  abench::count_request(block, size, false);
+  return block;
+}
+
+void* memalign(std::size_t align, std::size_t size) {
+  void* block = raw::memalign(align, size);
+  abench::count_request(block, size, false);
+  return block;
+}
+
+void* valloc(std::size_t size) { return memalign(4096, size); }
+
+}  // extern "C"
+
+// C++ allocation: allocators such as jemalloc and tcmalloc export their own operator new,
+// which would bypass the malloc symbol; these route it through the counted family.
+namespace {
+void* new_block(std::size_t size, std::size_t align = 0) {
+  void* block = align ? memalign(align, size ? size : 1) : malloc(size ? size : 1);
+  if (block == nullptr) throw std::bad_alloc();
+  return block;
+}
+}  // namespace
+
+void* operator new(std::size_t size) { return new_block(size); }
+void* operator new[](std::size_t size) { return new_block(size); }
+void* operator new(std::size_t size, std::align_val_t a) { return new_block(size, static_cast<std::size_t>(a)); }
+void* operator new[](std::size_t size, std::align_val_t a) { return new_block(size, static_cast<std::size_t>(a)); }
+void* operator new(std::size_t size, const std::nothrow_t&) noexcept { return malloc(size ? size : 1); }
+void* operator new[](std::size_t size, const std::nothrow_t&) noexcept { return malloc(size ? size : 1); }
+void operator delete(void* p) noexcept { free(p); }
+void operator delete[](void* p) noexcept { free(p); }
+void operator delete(void* p, std::size_t) noexcept { free(p); }
+void operator delete[](void* p, std::size_t) noexcept { free(p); }
+void operator delete(void* p, std::align_val_t) noexcept { free(p); }
+void operator delete[](void* p, std::align_val_t) noexcept { free(p); }
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept { free(p); }
+void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { free(p); }
+
+namespace abench {
+bool counting_interposer_active() {
+  return dlsym(RTLD_DEFAULT, "malloc") == reinterpret_cast<void*>(&::malloc);
+}
+}  // namespace abench
