@@ -148,6 +148,9 @@ int run_command(const RunOptions& o, const std::vector<std::string>& command_lin
   write_result_files(dir, results);
 
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  double counting_s = 0;
+  for (const auto& w : results.workers)
+    if (w.job.mode == WorkerMode::count) counting_s += w.wall_s;
   std::size_t failed = 0, unstable = 0;
   for (const auto& cell : results.cells) {
     const CellSummary s = summarize(cell, results.protocol.processes);
@@ -155,8 +158,8 @@ int run_command(const RunOptions& o, const std::vector<std::string>& command_lin
     unstable += s.unstable;
   }
   fmt::print("{}\n", results_to_table(results));
-  fmt::print("{} cells, {} failed, {} unstable; {} processes per variant; wall time {}\n",
-             results.cells.size(), failed, unstable, results.protocol.processes, format_duration(wall));
+  fmt::print("{} cells, {} failed, {} unstable; {} processes per variant; wall time {} (counting runs {:.1f} s)\n",
+             results.cells.size(), failed, unstable, results.protocol.processes, format_duration(wall), counting_s);
   fmt::print("results: {}/results.json, {}/results.csv\n", dir.string(), dir.string());
   return failed ? kExitMeasurementFailed : kExitOk;
 }

@@ -1,6 +1,7 @@
 #include "src/orchestrator.h"
 
 #include <algorithm>
+#include <chrono>
 #include <set>
 
 #include <fmt/format.h>
@@ -169,7 +170,7 @@ void run_plan(RunResults& results, WorkerLauncher& launcher, const OrchestratorH
 
   results.workers.reserve(results.plan.jobs.size());
   for (const Job& job : results.plan.jobs) {
-    results.workers.push_back({job, std::nullopt, {}, "", false});
+    results.workers.push_back({job, std::nullopt, {}, "", false, 0});
     WorkerRecord& worker = results.workers.back();
     LaunchRequest request;
     request.executable = hooks.worker_path(results.plan.variants[job.variant].backend, job.mode);
@@ -177,8 +178,10 @@ void run_plan(RunResults& results, WorkerLauncher& launcher, const OrchestratorH
     request.timeout_s = worker_timeout_s(results.protocol, job.cell_ids.size());
     JobRunner runner(results, worker, hooks, done, total);
     hooks.on_progress(done, total, results.plan.variants[job.variant].label() + " starting");
+    const auto start = std::chrono::steady_clock::now();
     const LaunchOutcome outcome =
         launcher.run(request, [&](std::string_view line) { runner.on_line(line); });
+    worker.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     runner.finish(outcome);
   }
 }

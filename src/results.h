@@ -45,6 +45,7 @@ struct WorkerRecord {
   LaunchOutcome outcome;
   std::string protocol_error;  // a line that was not valid protocol, a fatal message
   bool finished = false;       // the worker said "done"
+  double wall_s = 0;           // from launch to exit
 };
 
 struct RunResults {

@@ -41,6 +41,7 @@ nlohmann::json worker_json(const RunResults& r, const WorkerRecord& w) {
                    {"seed", w.job.seed},
                    {"cells", w.job.cell_ids},
                    {"finished", w.finished},
+                   {"wall_s", w.wall_s},
                    {"outcome", describe(w.outcome)}};
   if (w.hello) {
     j["pid"] = w.hello->pid;
