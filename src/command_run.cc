@@ -67,7 +67,7 @@ void apply_overrides(Matrix& m, const MeasureOptions& o, const std::vector<std::
 
 std::filesystem::path prepare_output_dir(const RunOptions& o, const Matrix& m) {
   const std::filesystem::path dir =
-      o.out.empty() ? std::filesystem::path(matrices_directory()).parent_path() / "results" /
+      o.out.empty() ? std::filesystem::path(source_directory()) / "results" /
                           (timestamp("%Y%m%d-%H%M%S-") + m.name)
                     : std::filesystem::path(o.out);
   if (std::filesystem::exists(dir / "results.json"))

@@ -209,7 +209,8 @@ std::string parse_backend(const std::string& name, const std::vector<std::string
   return name;
 }
 
-std::string matrices_directory() { return std::string(ABENCH_SOURCE_DIR) + "/matrices"; }
+std::string source_directory() { return ABENCH_SOURCE_DIR; }
+std::string matrices_directory() { return source_directory() + "/matrices"; }
 
 std::vector<std::string> available_matrices() {
   std::vector<std::string> names;

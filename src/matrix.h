@@ -44,6 +44,8 @@ struct Matrix {
 // Every backend abench knows, and the ones this build has a worker for.
 const std::vector<std::string>& known_backends();
 
+// The abench checkout: matrices/ and the default results/ live there.
+std::string source_directory();
 // Where the shipped matrices live, and their names (sorted).
 std::string matrices_directory();
 std::vector<std::string> available_matrices();

@@ -5,6 +5,7 @@
 
 #include "src/orchestrator.h"
 #include "src/results_writers.h"
+#include "tests/test_matrix.h"
 
 namespace abench {
 namespace {
@@ -18,6 +19,19 @@ class FakeLauncher : public WorkerLauncher {
   std::vector<WorkerRequest> requests;
   std::map<std::size_t, std::size_t> crash_after;  // launch index -> cells reported first
   std::function<double(const std::string&, int cell_id)> ns_of = [](const std::string&, int) { return 10.0; };
+  std::uint64_t requests_per_buffer = 1;  // what a counting worker reports
+
+  static CellCounts counts_for(const CellSpec& cell, std::uint64_t requests_per_buffer) {
+    CellCounts c;
+    c.id = cell.id;
+    c.ok = true;
+    c.operations = 3 * cell.live;
+    c.requests = requests_per_buffer * c.operations;
+    c.frees = c.operations;
+    c.requests_min = c.requests_max = requests_per_buffer;
+    c.expected_requests_min = c.expected_requests_max = 1;
+    return c;
+  }
 
   LaunchOutcome run(const LaunchRequest& request,
                     const std::function<void(std::string_view)>& on_line) override {
@@ -34,6 +48,10 @@ class FakeLauncher : public WorkerLauncher {
     on_line(nlohmann::json(hello).dump());
     std::size_t reported = 0;
     for (const auto& cell : req.cells) {
+      if (req.mode == WorkerMode::count) {
+        on_line(nlohmann::json(counts_for(cell, requests_per_buffer)).dump());
+        continue;
+      }
       if (crash_after.contains(index) && reported == crash_after[index]) {
         LaunchOutcome crashed;
         crashed.signal = 11;
@@ -41,7 +59,7 @@ class FakeLauncher : public WorkerLauncher {
         return crashed;
       }
       CellReport r{cell.id, true, "", 100, cell.live, 3, {}};
-      for (int s = 0; s < req.sampler.samples; ++s) r.sample_ns_per_op.push_back(ns_of(request.executable, cell.id) + s);
+      for (int s = 0; s < req.sampler.samples; ++s) r.sample_ns_per_op.push_back(ns_of(request.executable, cell.id) * (1 + 0.1 * s));
       on_line(nlohmann::json(r).dump());
       ++reported;
     }
@@ -53,17 +71,7 @@ class FakeLauncher : public WorkerLauncher {
 };
 
 RunResults make_results(std::vector<std::string> backends, int processes) {
-  Matrix m;
-  m.path = "test.json";
-  m.backends = std::move(backends);
-  m.policies = {Policy::exact};
-  m.workloads = {Workload::allocate, Workload::append};
-  m.sizes = {64, 4096};
-  m.alignments = {{1, 256}};
-  m.lives = {1};
-  m.protocol.processes = processes;
-  m.protocol.samples = 3;
-  m.protocol.counts = false;
+  const Matrix m = testing::small_matrix(std::move(backends), processes, {64, 4096}, {1});
   RunResults r;
   r.matrix = m;
   r.protocol = m.protocol;
@@ -81,7 +89,7 @@ OrchestratorHooks hooks_counting(int& updates) {
 TEST(Orchestrator, RunsEveryJobInPlanOrderAndAggregatesMedianOfMedians) {
   RunResults results = make_results({"system", "mimalloc"}, 3);
   FakeLauncher launcher;
-  // Process medians differ by round: 10, 20, 30 (+1 for the middle sample).
+  // Process medians differ by round: 10, 20, 30 (x 1.1 for the middle sample).
   int launches = 0;
   launcher.ns_of = [&](const std::string&, int) { return 10.0 * (1 + (launches - 1) / 2); };
   int updates = 0;
@@ -95,10 +103,10 @@ TEST(Orchestrator, RunsEveryJobInPlanOrderAndAggregatesMedianOfMedians) {
     const CellSummary s = summarize(cell, 3);
     EXPECT_EQ(s.status, CellStatus::ok);
     EXPECT_EQ(s.processes, 3);
-    EXPECT_DOUBLE_EQ(*s.ns_per_op, 21.0);
+    EXPECT_DOUBLE_EQ(*s.ns_per_op, 22.0);
     EXPECT_DOUBLE_EQ(*s.process_min_ns, 11.0);
-    EXPECT_DOUBLE_EQ(*s.process_max_ns, 31.0);
-    EXPECT_TRUE(s.unstable);  // 31 / 11 > 1.5
+    EXPECT_DOUBLE_EQ(*s.process_max_ns, 33.0);
+    EXPECT_TRUE(s.unstable);  // 33 / 11 > 1.5
     EXPECT_EQ(s.samples, 3);
   }
   // Results go to disk after every cell, not only at the end.
@@ -149,6 +157,47 @@ TEST(Orchestrator, RequestCarriesTheProtocolAndTheJobSeed) {
   EXPECT_EQ(launcher.requests[0].seed, results.plan.jobs[0].seed);
   EXPECT_NE(launcher.requests[0].seed, launcher.requests[1].seed);
   EXPECT_EQ(launcher.requests[0].cells.size(), 4u);
+}
+
+TEST(Orchestrator, CountsComeFromCountingWorkersAndAreCheckedAgainstTheGrowthRule) {
+  RunResults results = make_results({"system"}, 1);
+  results.protocol.counts = true;
+  results.plan = make_plan([&] { Matrix m = results.matrix; m.protocol.counts = true; return m; }(), 1);
+  FakeLauncher launcher;
+  std::vector<WorkerMode> modes;
+  OrchestratorHooks hooks;
+  hooks.worker_path = [&](const std::string& backend, WorkerMode mode) {
+    modes.push_back(mode);
+    return backend;
+  };
+  run_plan(results, launcher, hooks);
+  ASSERT_EQ(modes.size(), 4u + 1u);  // one counting process per cell, then one timed process
+  EXPECT_EQ(launcher.requests[0].mode, WorkerMode::count);
+  EXPECT_EQ(launcher.requests[4].mode, WorkerMode::time);
+  for (const CellRecord& cell : results.cells) {
+    ASSERT_TRUE(cell.counts.has_value());
+    EXPECT_EQ(summarize(cell, 1).count_check, "ok");
+  }
+
+  // A worker that makes 2 requests per buffer where the growth rule allows 1 is flagged.
+  RunResults again = results;
+  FakeLauncher doubled;
+  doubled.requests_per_buffer = 2;
+  run_plan(again, doubled, hooks);
+  for (const CellRecord& cell : again.cells)
+    EXPECT_EQ(summarize(cell, 1).count_check,
+              "mismatch: 2..2 requests per buffer, the workload must make 1..1");
+  EXPECT_NE(results_to_table(again).find("COUNTS mismatch"), std::string::npos);
+}
+
+TEST(Orchestrator, SubNanosecondAllocatingCellIsFlaggedAsElided) {
+  RunResults results = make_results({"system"}, 1);
+  FakeLauncher launcher;
+  launcher.ns_of = [](const std::string&, int) { return 0.2; };
+  int updates = 0;
+  run_plan(results, launcher, hooks_counting(updates));
+  for (const CellRecord& cell : results.cells) EXPECT_TRUE(summarize(cell, 1).elision_suspected);
+  EXPECT_NE(results_to_csv(results).find(",true,"), std::string::npos);
 }
 
 TEST(Orchestrator, AWorkerThatCannotStartFailsItsCells) {

@@ -2,23 +2,12 @@
 
 #include "src/errors.h"
 #include "src/plan.h"
+#include "tests/test_matrix.h"
 
 namespace abench {
 namespace {
 
-Matrix small_matrix(std::vector<std::string> backends, int processes) {
-  Matrix m;
-  m.path = "test.json";
-  m.backends = std::move(backends);
-  m.policies = {Policy::exact};
-  m.workloads = {Workload::allocate, Workload::grow};
-  m.sizes = {64};
-  m.alignments = {{1, 256}};
-  m.lives = {1, 64};
-  m.protocol.processes = processes;
-  m.protocol.counts = false;
-  return m;
-}
+using testing::small_matrix;
 
 std::vector<std::string> launch_order(const Plan& plan) {
   std::vector<std::string> order;
