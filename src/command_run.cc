@@ -1,111 +1,15 @@
 // abench run: measure a matrix and write results.json, results.csv and a table.
 #include <chrono>
-#include <ctime>
-#include <filesystem>
-#include <random>
 
 #include <fmt/format.h>
 
-#include "src/commands.h"
-#include "src/conditions.h"
 #include "src/errors.h"
-#include "src/orchestrator.h"
-#include "src/process_launcher.h"
+#include "src/measure.h"
 #include "src/progress.h"
 #include "src/results_writers.h"
 #include "src/worker_registry.h"
 
 namespace abench {
-namespace {
-
-std::string timestamp(const char* format) {
-  const std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char text[64];
-  std::strftime(text, sizeof text, format, &tm);
-  return text;
-}
-
-template <class T, class Parse>
-void override_axis(std::vector<T>& axis, const std::vector<std::string>& values, const char* option,
-                   Parse parse) {
-  if (values.empty()) return;
-  axis.clear();
-  for (const auto& v : values) axis.push_back(parse(v, std::string("option ") + option));
-}
-
-nlohmann::json number_text(const std::string& text, const std::string& where) {
-  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos || text.size() > 19)
-    throw UsageError(fmt::format("{}: '{}' is not a whole number", where, text));
-  return std::stoull(text);
-}
-
-void apply_overrides(Matrix& m, const MeasureOptions& o, const std::vector<std::string>& built) {
-  override_axis(m.backends, o.backends, "--backend",
-                [&](const auto& v, const auto& w) { return parse_backend(v, built, w); });
-  override_axis(m.policies, o.policies, "--policy", parse_policy);
-  override_axis(m.workloads, o.workloads, "--workload", parse_workload);
-  override_axis(m.sizes, o.sizes, "--size",
-                [](const auto& v, const auto& w) { return parse_size(number_text(v, w), w); });
-  override_axis(m.alignments, o.alignments, "--align", parse_alignment_text);
-  override_axis(m.lives, o.lives, "--live",
-                [](const auto& v, const auto& w) { return parse_live(number_text(v, w), w); });
-  RunProtocol& p = m.protocol;
-  if (o.samples) p.samples = *o.samples;
-  if (o.processes) p.processes = *o.processes;
-  if (o.min_batch_ms) p.min_batch_ms = *o.min_batch_ms;
-  if (o.worker_timeout_s) p.worker_timeout_s = *o.worker_timeout_s;
-  if (o.cpu) p.cpu = *o.cpu;
-  if (o.seed) p.seed = *o.seed;
-  if (o.order) p.order = *o.order == "matrix" ? CellOrder::matrix : CellOrder::shuffled;
-  if (o.fresh_process_per_cell) p.fresh_process_per_cell = true;
-  if (o.touch) p.touch = true;
-  if (o.no_pin) p.pin = false;
-  if (o.no_counts) p.counts = false;
-}
-
-std::filesystem::path prepare_output_dir(const RunOptions& o, const Matrix& m) {
-  const std::filesystem::path dir =
-      o.out.empty() ? std::filesystem::path(source_directory()) / "results" /
-                          (timestamp("%Y%m%d-%H%M%S-") + m.name)
-                    : std::filesystem::path(o.out);
-  if (std::filesystem::exists(dir / "results.json"))
-    throw UsageError(fmt::format("--out {}: already holds a results.json; choose another "
-                                 "directory so no earlier result is overwritten", dir.string()));
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) throw UsageError(fmt::format("--out {}: cannot create directory: {}", dir.string(), ec.message()));
-  return dir;
-}
-
-}  // namespace
-
-void add_measure_options(CLI::App& cmd, MeasureOptions& o) {
-  cmd.add_option("--matrix", o.matrix, "Matrix name (matrices/NAME.json) or path to a .json file")
-      ->capture_default_str();
-  cmd.add_option("--backend", o.backends, "Backends (comma-separated), e.g. system,mimalloc")->delimiter(',');
-  cmd.add_option("--policy", o.policies, "Buffer policies: exact, padded")->delimiter(',');
-  cmd.add_option("--workload", o.workloads, "Workloads: allocate, zeroed, grow, append, noop")->delimiter(',');
-  cmd.add_option("--size", o.sizes, "Buffer sizes in bytes")->delimiter(',');
-  cmd.add_option("--align", o.alignments,
-                 "Alignments: N (N<=256: preferred N; N>256: requested N) or R:P")->delimiter(',');
-  cmd.add_option("--live", o.lives, "Live counts: buffers kept live at once")->delimiter(',');
-  cmd.add_option("--samples", o.samples, "Timed samples per process")->check(CLI::Range(1, 10000));
-  cmd.add_option("--processes", o.processes, "Worker processes per variant")->check(CLI::Range(1, 1000));
-  cmd.add_option("--min-batch-ms", o.min_batch_ms, "Minimum duration of one timed batch")
-      ->check(CLI::PositiveNumber);
-  cmd.add_option("--order", o.order, "Cell order inside a worker")->check(CLI::IsMember({"shuffled", "matrix"}));
-  cmd.add_flag("--fresh-process-per-cell", o.fresh_process_per_cell,
-               "Run every cell alone in fresh processes (no allocator history)");
-  cmd.add_flag("--touch", o.touch, "Read every page of each built buffer before dropping it");
-  cmd.add_option("--cpu", o.cpu, "Pin workers to this CPU (default: the last allowed)")->check(CLI::NonNegativeNumber);
-  cmd.add_flag("--no-pin", o.no_pin, "Do not pin workers to a CPU");
-  cmd.add_flag("--no-counts", o.no_counts, "Skip the instrumented counting runs (requests, bytes, RSS)");
-  cmd.add_option("--seed", o.seed, "Seed for the per-process cell order (default: from the clock)");
-  cmd.add_option("--worker-timeout", o.worker_timeout_s, "Seconds before a worker is killed (default: from the cell count)")
-      ->check(CLI::PositiveNumber);
-}
 
 CLI::App* register_run_command(CLI::App& app, RunOptions& o) {
   CLI::App* cmd = app.add_subcommand("run", "Measure a matrix; write results.json, results.csv and a table");
@@ -115,53 +19,19 @@ CLI::App* register_run_command(CLI::App& app, RunOptions& o) {
 }
 
 int run_command(const RunOptions& o, const std::vector<std::string>& command_line) {
-  const auto built = built_backends();
-  Matrix matrix = load_matrix(o.measure.matrix, built);
-  apply_overrides(matrix, o.measure, built);
-  if (matrix.protocol.seed == 0)
-    matrix.protocol.seed = std::random_device{}() | (std::uint64_t{std::random_device{}()} << 32) | 1;
-
-  RunResults results;
-  results.plan = make_plan(matrix, matrix.protocol.seed);
-  results.matrix = matrix;
-  results.protocol = matrix.protocol;
-  const std::filesystem::path dir = prepare_output_dir(o, matrix);  // after all validation
-  results.conditions = collect_conditions();
-  results.command_line = command_line;
-  results.started_at = timestamp("%Y-%m-%dT%H:%M:%SZ");
-
-  ProgressLine progress(stderr_is_terminal());
-  OrchestratorHooks hooks;
-  hooks.worker_path = [](const std::string& backend, WorkerMode mode) {
-    return worker_path(backend, mode);
-  };
-  hooks.on_update = [&](const RunResults& r) { write_result_files(dir, r); };
-  hooks.on_progress = [&](std::size_t done, std::size_t total, const std::string& current) {
-    progress.update(done, total, current);
-  };
+  const Matrix matrix = load_measure_matrix(o.measure, built_backends());
+  Plan plan = make_plan(matrix, matrix.protocol.seed);
+  const auto dir = prepare_output_dir(o.out, matrix.name);  // after all validation
   const auto start = std::chrono::steady_clock::now();
-  ProcessLauncher launcher;
-  run_plan(results, launcher, hooks);
-  progress.finish();
-  results.complete = true;
-  results.finished_at = timestamp("%Y-%m-%dT%H:%M:%SZ");
-  write_result_files(dir, results);
-
+  const RunResults results = execute_plan(std::move(plan), matrix, dir, command_line);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  double counting_s = 0;
-  for (const auto& w : results.workers)
-    if (w.job.mode == WorkerMode::count) counting_s += w.wall_s;
-  std::size_t failed = 0, unstable = 0;
-  for (const auto& cell : results.cells) {
-    const CellSummary s = summarize(cell, results.protocol.processes);
-    failed += s.status != CellStatus::ok;
-    unstable += s.unstable;
-  }
+
+  const RunTotals t = totals_of(results);
   fmt::print("{}\n", results_to_table(results));
   fmt::print("{} cells, {} failed, {} unstable; {} processes per variant; wall time {} (counting runs {:.1f} s)\n",
-             results.cells.size(), failed, unstable, results.protocol.processes, format_duration(wall), counting_s);
+             t.cells, t.failed, t.unstable, results.protocol.processes, format_duration(wall), t.counting_s);
   fmt::print("results: {}/results.json, {}/results.csv\n", dir.string(), dir.string());
-  return failed ? kExitMeasurementFailed : kExitOk;
+  return t.failed ? kExitMeasurementFailed : kExitOk;
 }
 
 }  // namespace abench

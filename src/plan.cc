@@ -31,11 +31,32 @@ std::uint64_t cell_footprint_bytes(const CellSpec& cell) {
   return (capacity + cell.alignment.effective()) * cell.live;
 }
 
-Plan make_plan(const Matrix& m, std::uint64_t seed) {
+namespace {
+
+// Variant order within round `round`: run rotates all variants by one a round (two simply
+// alternate); compare keeps each pair together and alternates which side goes first.
+using RoundOrder = std::vector<std::size_t> (*)(std::size_t variants, int round);
+
+std::vector<std::size_t> rotated(std::size_t variants, int round) {
+  std::vector<std::size_t> order;
+  for (std::size_t i = 0; i < variants; ++i) order.push_back((i + static_cast<std::size_t>(round)) % variants);
+  return order;
+}
+
+std::vector<std::size_t> pairs_alternating(std::size_t variants, int round) {
+  std::vector<std::size_t> order;
+  for (std::size_t pair = 0; pair < variants / 2; ++pair) {
+    const std::size_t first = 2 * pair + static_cast<std::size_t>(round % 2);
+    order.push_back(first);
+    order.push_back(first ^ 1);
+  }
+  return order;
+}
+
+Plan schedule(const Matrix& m, std::vector<Variant> variants, std::uint64_t seed, RoundOrder round_order) {
   Plan plan;
   plan.processes = m.protocol.processes;
-  for (const auto& backend : m.backends)
-    for (Policy policy : m.policies) plan.variants.push_back({backend, policy});
+  plan.variants = std::move(variants);
 
   std::vector<std::vector<int>> cells_of_variant(plan.variants.size());
   for (std::size_t v = 0; v < plan.variants.size(); ++v)
@@ -57,24 +78,49 @@ Plan make_plan(const Matrix& m, std::uint64_t seed) {
     for (const PlannedCell& cell : plan.cells)
       plan.jobs.push_back({WorkerMode::count, 0, cell.variant, {cell.spec.id}, 0});
 
-  const std::size_t variants = plan.variants.size();
   const std::size_t cells_per_variant = cells_of_variant.empty() ? 0 : cells_of_variant[0].size();
   for (int round = 0; round < m.protocol.processes; ++round) {
+    const std::vector<std::size_t> order = round_order(plan.variants.size(), round);
     auto add_job = [&](std::size_t v, std::vector<int> ids) {
       plan.jobs.push_back({WorkerMode::time, round, v, std::move(ids), mix(seed + plan.jobs.size())});
     };
     if (m.protocol.fresh_process_per_cell) {
       for (std::size_t c = 0; c < cells_per_variant; ++c)
-        for (std::size_t i = 0; i < variants; ++i) {
-          const std::size_t v = (i + static_cast<std::size_t>(round)) % variants;
-          add_job(v, {cells_of_variant[v][c]});
-        }
+        for (std::size_t v : order) add_job(v, {cells_of_variant[v][c]});
     } else {
-      for (std::size_t i = 0; i < variants; ++i) {
-        const std::size_t v = (i + static_cast<std::size_t>(round)) % variants;
-        add_job(v, cells_of_variant[v]);
-      }
+      for (std::size_t v : order) add_job(v, cells_of_variant[v]);
     }
+  }
+  return plan;
+}
+
+}  // namespace
+
+Plan make_plan(const Matrix& m, std::uint64_t seed) {
+  std::vector<Variant> variants;
+  for (const auto& backend : m.backends)
+    for (Policy policy : m.policies) {
+      Variant v;
+      v.backend = backend;
+      v.policy = policy;
+      variants.push_back(v);
+    }
+  return schedule(m, std::move(variants), seed, rotated);
+}
+
+Plan make_compare_plan(const Matrix& m, const std::vector<Variant>& baselines,
+                       const std::vector<Variant>& candidates, std::uint64_t seed) {
+  std::vector<Variant> variants;
+  for (std::size_t i = 0; i < baselines.size() && i < candidates.size(); ++i) {
+    variants.push_back(baselines[i]);
+    variants.push_back(candidates[i]);
+  }
+  Plan plan = schedule(m, std::move(variants), seed, pairs_alternating);
+  const std::size_t per_variant = plan.cells.size() / std::max<std::size_t>(plan.variants.size(), 1);
+  plan.partner.resize(plan.cells.size());
+  for (const PlannedCell& cell : plan.cells) {
+    const std::size_t offset = static_cast<std::size_t>(cell.spec.id) % per_variant;
+    plan.partner[static_cast<std::size_t>(cell.spec.id)] = static_cast<int>((cell.variant ^ 1) * per_variant + offset);
   }
   return plan;
 }

@@ -13,14 +13,10 @@
 
 #include "harness/protocol.h"
 #include "src/matrix.h"
+#include "src/variant.h"
 
 namespace abench {
 
-struct Variant {
-  std::string backend;
-  Policy policy = Policy::exact;
-  std::string label() const { return backend + "/" + std::string(name_of(policy)); }
-};
 
 struct PlannedCell {
   CellSpec spec;            // spec.id is the cell's index in Plan::cells
@@ -40,12 +36,21 @@ struct Plan {
   std::vector<PlannedCell> cells;
   std::vector<Job> jobs;  // in launch order: counting jobs first, then the timed rounds
   int processes = 0;
+  // compare: variant 2p is pair p's baseline, 2p+1 its candidate; partner[c] is the cell
+  // measuring the same work on the other side, and both are measured at one iteration
+  // count. Empty for run.
+  std::vector<int> partner;
 };
 
 // With protocol.counts, every (variant, cell) also gets one counting process of its own
 // (fresh, so its peak RSS and page faults are the cell's). Throws UsageError when a cell
 // would need more memory than the machine has.
 Plan make_plan(const Matrix& matrix, std::uint64_t seed);
+
+// Two sides, paired variant by variant (baselines[i] with candidates[i]). Within each pair
+// the side that runs first alternates from round to round: baseline first, then candidate.
+Plan make_compare_plan(const Matrix& matrix, const std::vector<Variant>& baselines,
+                       const std::vector<Variant>& candidates, std::uint64_t seed);
 
 // Bytes a cell keeps live at its peak, by the growth rule (an upper bound for padded).
 std::uint64_t cell_footprint_bytes(const CellSpec& cell);

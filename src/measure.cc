@@ -1,0 +1,155 @@
+#include "src/measure.h"
+
+#include <ctime>
+#include <random>
+
+#include <fmt/format.h>
+
+#include "src/conditions.h"
+#include "src/errors.h"
+#include "src/orchestrator.h"
+#include "src/process_launcher.h"
+#include "src/progress.h"
+#include "src/results_writers.h"
+#include "src/worker_registry.h"
+
+namespace abench {
+namespace {
+
+template <class T, class Parse>
+void override_axis(std::vector<T>& axis, const std::vector<std::string>& values, const char* option,
+                   Parse parse) {
+  if (values.empty()) return;
+  axis.clear();
+  for (const auto& v : values) axis.push_back(parse(v, std::string("option ") + option));
+}
+
+nlohmann::json number_text(const std::string& text, const std::string& where) {
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos || text.size() > 19)
+    throw UsageError(fmt::format("{}: '{}' is not a whole number", where, text));
+  return std::stoull(text);
+}
+
+void apply_overrides(Matrix& m, const MeasureOptions& o, const std::vector<std::string>& built) {
+  override_axis(m.backends, o.backends, "--backend",
+                [&](const auto& v, const auto& w) { return parse_backend(v, built, w); });
+  override_axis(m.policies, o.policies, "--policy", parse_policy);
+  override_axis(m.workloads, o.workloads, "--workload", parse_workload);
+  override_axis(m.sizes, o.sizes, "--size",
+                [](const auto& v, const auto& w) { return parse_size(number_text(v, w), w); });
+  override_axis(m.alignments, o.alignments, "--align", parse_alignment_text);
+  override_axis(m.lives, o.lives, "--live",
+                [](const auto& v, const auto& w) { return parse_live(number_text(v, w), w); });
+  RunProtocol& p = m.protocol;
+  if (o.samples) p.samples = *o.samples;
+  if (o.processes) p.processes = *o.processes;
+  if (o.min_batch_ms) p.min_batch_ms = *o.min_batch_ms;
+  if (o.worker_timeout_s) p.worker_timeout_s = *o.worker_timeout_s;
+  if (o.cpu) p.cpu = *o.cpu;
+  if (o.seed) p.seed = *o.seed;
+  if (o.order) p.order = *o.order == "matrix" ? CellOrder::matrix : CellOrder::shuffled;
+  if (o.fresh_process_per_cell) p.fresh_process_per_cell = true;
+  if (o.touch) p.touch = true;
+  if (o.no_pin) p.pin = false;
+  if (o.no_counts) p.counts = false;
+}
+
+}  // namespace
+
+std::string utc_timestamp(const char* format) {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char text[64];
+  std::strftime(text, sizeof text, format, &tm);
+  return text;
+}
+
+void add_measure_options(CLI::App& cmd, MeasureOptions& o) {
+  cmd.add_option("--matrix", o.matrix, "Matrix name (matrices/NAME.json) or path to a .json file")
+      ->capture_default_str();
+  cmd.add_option("--backend", o.backends, "Backends (comma-separated), e.g. system,mimalloc")->delimiter(',');
+  cmd.add_option("--policy", o.policies, "Buffer policies: exact, padded")->delimiter(',');
+  cmd.add_option("--workload", o.workloads, "Workloads: allocate, zeroed, grow, append, noop")->delimiter(',');
+  cmd.add_option("--size", o.sizes, "Buffer sizes in bytes")->delimiter(',');
+  cmd.add_option("--align", o.alignments,
+                 "Alignments: N (N<=256: preferred N; N>256: requested N) or R:P")->delimiter(',');
+  cmd.add_option("--live", o.lives, "Live counts: buffers kept live at once")->delimiter(',');
+  cmd.add_option("--samples", o.samples, "Timed samples per process")->check(CLI::Range(1, 10000));
+  cmd.add_option("--processes", o.processes, "Worker processes per variant")->check(CLI::Range(1, 1000));
+  cmd.add_option("--min-batch-ms", o.min_batch_ms, "Minimum duration of one timed batch")
+      ->check(CLI::PositiveNumber);
+  cmd.add_option("--order", o.order, "Cell order inside a worker")->check(CLI::IsMember({"shuffled", "matrix"}));
+  cmd.add_flag("--fresh-process-per-cell", o.fresh_process_per_cell,
+               "Run every cell alone in fresh processes (no allocator history)");
+  cmd.add_flag("--touch", o.touch, "Read every page of each built buffer before dropping it");
+  cmd.add_option("--cpu", o.cpu, "Pin workers to this CPU (default: the last allowed)")->check(CLI::NonNegativeNumber);
+  cmd.add_flag("--no-pin", o.no_pin, "Do not pin workers to a CPU");
+  cmd.add_flag("--no-counts", o.no_counts, "Skip the instrumented counting runs (requests, bytes, RSS)");
+  cmd.add_option("--seed", o.seed, "Seed for the per-process cell order (default: from the clock)");
+  cmd.add_option("--worker-timeout", o.worker_timeout_s, "Seconds before a worker is killed (default: from the cell count)")
+      ->check(CLI::PositiveNumber);
+}
+
+Matrix load_measure_matrix(const MeasureOptions& o, const std::vector<std::string>& built) {
+  Matrix matrix = load_matrix(o.matrix, built);
+  apply_overrides(matrix, o, built);
+  if (matrix.protocol.seed == 0)
+    matrix.protocol.seed = std::random_device{}() | (std::uint64_t{std::random_device{}()} << 32) | 1;
+  return matrix;
+}
+
+std::filesystem::path prepare_output_dir(const std::string& out, const std::string& name) {
+  const std::filesystem::path dir =
+      out.empty() ? std::filesystem::path(source_directory()) / "results" /
+                        (utc_timestamp("%Y%m%d-%H%M%S-") + name)
+                  : std::filesystem::path(out);
+  if (std::filesystem::exists(dir / "results.json"))
+    throw UsageError(fmt::format("--out {}: already holds a results.json; choose another "
+                                 "directory so no earlier result is overwritten", dir.string()));
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw UsageError(fmt::format("--out {}: cannot create directory: {}", dir.string(), ec.message()));
+  return dir;
+}
+
+RunResults execute_plan(Plan plan, const Matrix& matrix, const std::filesystem::path& dir,
+                        const std::vector<std::string>& command_line) {
+  RunResults results;
+  results.plan = std::move(plan);
+  results.matrix = matrix;
+  results.protocol = matrix.protocol;
+  results.conditions = collect_conditions();
+  results.command_line = command_line;
+  results.started_at = utc_timestamp("%Y-%m-%dT%H:%M:%SZ");
+
+  ProgressLine progress(stderr_is_terminal());
+  OrchestratorHooks hooks;
+  hooks.worker_path = [](const std::string& backend, WorkerMode mode) { return worker_path(backend, mode); };
+  hooks.on_update = [&](const RunResults& r) { write_result_files(dir, r); };
+  hooks.on_progress = [&](std::size_t done, std::size_t total, const std::string& current) {
+    progress.update(done, total, current);
+  };
+  ProcessLauncher launcher;
+  run_plan(results, launcher, hooks);
+  progress.finish();
+  results.complete = true;
+  results.finished_at = utc_timestamp("%Y-%m-%dT%H:%M:%SZ");
+  write_result_files(dir, results);
+  return results;
+}
+
+RunTotals totals_of(const RunResults& results) {
+  RunTotals t;
+  for (const auto& w : results.workers)
+    if (w.job.mode == WorkerMode::count) t.counting_s += w.wall_s;
+  for (const auto& cell : results.cells) {
+    const CellSummary s = summarize(cell, results.protocol.processes);
+    ++t.cells;
+    t.failed += s.status != CellStatus::ok;
+    t.unstable += s.unstable;
+  }
+  return t;
+}
+
+}  // namespace abench

@@ -1,0 +1,36 @@
+// What every measuring command (run, compare) shares: the matrix with its command-line
+// overrides, the output directory, and executing a plan with results on disk after
+// every cell.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "src/commands.h"
+#include "src/plan.h"
+#include "src/results.h"
+
+namespace abench {
+
+void add_measure_options(CLI::App& command, MeasureOptions& options);
+
+// Loads the matrix, applies the command line's axes and protocol values, draws the seed.
+Matrix load_measure_matrix(const MeasureOptions& options, const std::vector<std::string>& built);
+
+// --out or results/<UTC time>-<name>; refuses a directory that already holds results.
+std::filesystem::path prepare_output_dir(const std::string& out, const std::string& name);
+
+// Runs the plan's workers, writing results.json and results.csv into dir as cells finish.
+RunResults execute_plan(Plan plan, const Matrix& matrix, const std::filesystem::path& dir,
+                        const std::vector<std::string>& command_line);
+
+struct RunTotals {
+  std::size_t cells = 0, failed = 0, unstable = 0;
+  double counting_s = 0;
+};
+RunTotals totals_of(const RunResults& results);
+
+std::string utc_timestamp(const char* format);
+
+}  // namespace abench

@@ -1,0 +1,104 @@
+#include "src/variant.h"
+
+#include <algorithm>
+#include <filesystem>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "src/errors.h"
+
+namespace abench {
+namespace {
+
+const std::vector<std::string> kSpecKeys{"backend", "policy", "plugin", "preload", "exe", "env", "label"};
+
+std::string existing_file(const std::string& path, const std::string& where, const char* what) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec))
+    throw UsageError(fmt::format("{}: {} '{}' does not exist or is not a file", where, what, path));
+  return std::filesystem::absolute(path, ec).string();
+}
+
+}  // namespace
+
+std::string Variant::label() const {
+  if (!name.empty()) return name;
+  std::string text = backend + "/" + std::string(name_of(policy));
+  if (!plugin.empty()) text += "+" + std::filesystem::path(plugin).stem().string();
+  if (!preload.empty()) text += "+preload:" + std::filesystem::path(preload).stem().string();
+  if (!exe.empty()) text += "+exe:" + std::filesystem::path(exe).filename().string();
+  for (const auto& [key, value] : env) text += "+" + key + "=" + value;
+  return text;
+}
+
+VariantSpec parse_variant_spec(const std::string& text, const std::string& option,
+                               const std::vector<std::string>& built) {
+  VariantSpec spec;
+  const std::string where = fmt::format("{} '{}'", option, text);
+  if (text.empty()) throw UsageError(option + ": empty variant (e.g. backend=mimalloc,policy=padded)");
+  std::vector<std::string> fields;
+  for (std::size_t start = 0;;) {
+    const std::size_t comma = text.find(',', start);
+    fields.push_back(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  bool last_was_env = false;
+  for (const std::string& field : fields) {
+    const std::size_t eq = field.find('=');
+    const std::string key = eq == std::string::npos ? "" : field.substr(0, eq);
+    const bool known = std::find(kSpecKeys.begin(), kSpecKeys.end(), key) != kSpecKeys.end();
+    if (!known) {
+      if (last_was_env) {  // MALLOC_CONF=a:1,b:2 continues
+        spec.fields.env.back().second += "," + field;
+        continue;
+      }
+      throw UsageError(fmt::format("{}: unknown field '{}' (allowed: {})", where, field,
+                                   fmt::format("{}", fmt::join(kSpecKeys, "=, ")) + "="));
+    }
+    const std::string value = field.substr(eq + 1);
+    last_was_env = key == "env";
+    if (key == "backend") {
+      spec.backend = parse_backend(value, built, where);
+    } else if (key == "policy") {
+      spec.policy = parse_policy(value, where);
+    } else if (key == "plugin") {
+      spec.fields.plugin = existing_file(value, where, "plugin");
+    } else if (key == "preload") {
+      spec.fields.preload = existing_file(value, where, "preload library");
+    } else if (key == "exe") {
+      spec.fields.exe = existing_file(value, where, "worker executable");
+    } else if (key == "label") {
+      spec.fields.name = value;
+    } else if (key == "env") {
+      const std::size_t inner = value.find('=');
+      if (inner == std::string::npos || inner == 0)
+        throw UsageError(fmt::format("{}: env needs KEY=VALUE, got '{}'", where, value));
+      spec.fields.env.emplace_back(value.substr(0, inner), value.substr(inner + 1));
+    }
+  }
+  if (!spec.fields.preload.empty() && spec.backend && *spec.backend != "system")
+    throw UsageError(fmt::format("{}: preload= replaces the allocator of the system worker; it "
+                                 "cannot be combined with backend={}", where, *spec.backend));
+  if (!spec.fields.preload.empty()) spec.backend = "system";
+  return spec;
+}
+
+std::vector<Variant> expand_variant_spec(const VariantSpec& spec, const Matrix& matrix) {
+  std::vector<Variant> variants;
+  const std::vector<std::string> backends = spec.backend ? std::vector<std::string>{*spec.backend} : matrix.backends;
+  const std::vector<Policy> policies = spec.policy ? std::vector<Policy>{*spec.policy} : matrix.policies;
+  for (const auto& backend : backends)
+    for (Policy policy : policies) {
+      Variant v = spec.fields;
+      v.backend = backend;
+      v.policy = policy;
+      if (!v.name.empty() && (backends.size() > 1 || policies.size() > 1))
+        v.name += " " + backend + "/" + std::string(name_of(policy));
+      variants.push_back(std::move(v));
+    }
+  return variants;
+}
+
+}  // namespace abench
