@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 
+#include <cstdlib>
 #include <filesystem>
 
 namespace abench::backend {
@@ -28,10 +29,46 @@ std::string object_defining_malloc() {
   return object_of(symbol);
 }
 
+namespace {
+// The version of a preloaded allocator, asked through whichever version query it exports.
+std::string preloaded_version() {
+  if (auto* mi_version = reinterpret_cast<int (*)()>(dlsym(RTLD_DEFAULT, "mi_version"))) {
+    const int v = mi_version();
+    return "mimalloc " + std::to_string(v / 100) + "." + std::to_string((v / 10) % 10) + "." + std::to_string(v % 10);
+  }
+  using Mallctl = int (*)(const char*, void*, std::size_t*, void*, std::size_t);
+  if (auto* mallctl = reinterpret_cast<Mallctl>(dlsym(RTLD_DEFAULT, "mallctl"))) {
+    const char* version = nullptr;
+    std::size_t len = sizeof version;
+    if (mallctl("version", &version, &len, nullptr, 0) == 0 && version) return std::string("jemalloc ") + version;
+  }
+  using TcVersion = const char* (*)(int*, int*, const char**);
+  if (auto* tc_version = reinterpret_cast<TcVersion>(dlsym(RTLD_DEFAULT, "tc_version"))) {
+    int major = 0, minor = 0;
+    const char* patch = "";
+    tc_version(&major, &minor, &patch);
+    return "tcmalloc " + std::to_string(major) + "." + std::to_string(minor) + patch;
+  }
+  return "unknown (no mi_version, mallctl or tc_version)";
+}
+}  // namespace
+
 Identity identity_from_malloc_object(std::string name, std::string version,
                                      std::string_view expected) {
+  // A variant that preloads an allocator into the system worker names the object that
+  // must serve malloc instead of libc.
+  std::string expected_object(expected);
+  if (const char* preload = std::getenv("ABENCH_EXPECT_MALLOC_FROM"); preload && *preload) {
+    std::error_code ec;
+    expected_object = std::filesystem::canonical(preload, ec).filename().string();
+    if (ec) expected_object = std::filesystem::path(preload).filename().string();
+    version = "preloaded " + std::string(preload) + ": " + preloaded_version();
+  }
+  expected = expected_object;
   Identity id{std::move(name), std::move(version), object_defining_malloc(), false, ""};
-  const std::string file = std::filesystem::path(id.malloc_object).filename().string();
+  std::error_code ec;
+  std::string file = std::filesystem::canonical(id.malloc_object, ec).filename().string();
+  if (ec) file = std::filesystem::path(id.malloc_object).filename().string();
   if (id.malloc_object.empty()) {
     id.problem = "could not resolve the object defining malloc (dlsym/dladdr failed)";
   } else if (file.find(expected) == std::string::npos) {

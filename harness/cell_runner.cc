@@ -71,7 +71,9 @@ CellReport measure(const CellSpec& cell, const SamplerConfig& sampler, bool touc
                                                  cell.alignment,    cell.live,     touch,
                                                  input.data()};
   BufferSlots<NativeAllocator> slots(cell.live);
-  const SampleRun run = sample(sampler, [&](std::uint64_t iterations) {
+  SamplerConfig config = sampler;
+  if (cell.fixed_iterations) config.fixed_iterations = cell.fixed_iterations;
+  const SampleRun run = sample(config, [&](std::uint64_t iterations) {
     const std::uint64_t start = now_ns();
     run_iterations<W>(context, slots, iterations);
     return now_ns() - start;

@@ -26,6 +26,7 @@ void from_json(const nlohmann::json& j, Alignment& a) {
 void to_json(nlohmann::json& j, const CellSpec& c) {
   j = {{"id", c.id},           {"workload", name_of(c.workload)}, {"policy", name_of(c.policy)},
        {"size", c.size},       {"alignment", c.alignment},         {"live", c.live}};
+  if (c.fixed_iterations) j["fixed_iterations"] = c.fixed_iterations;
 }
 void from_json(const nlohmann::json& j, CellSpec& c) {
   j.at("id").get_to(c.id);
@@ -34,6 +35,7 @@ void from_json(const nlohmann::json& j, CellSpec& c) {
   j.at("size").get_to(c.size);
   j.at("alignment").get_to(c.alignment);
   j.at("live").get_to(c.live);
+  c.fixed_iterations = j.value("fixed_iterations", std::uint64_t{0});
 }
 
 void to_json(nlohmann::json& j, const WorkerRequest& r) {
@@ -47,7 +49,8 @@ void to_json(nlohmann::json& j, const WorkerRequest& r) {
        {"pin", r.pin},
        {"cpu", r.cpu},
        {"order", r.order == CellOrder::matrix ? "matrix" : "shuffled"},
-       {"seed", r.seed}};
+       {"seed", r.seed},
+       {"plugin", r.plugin}};
 }
 void from_json(const nlohmann::json& j, WorkerRequest& r) {
   j.at("protocol").get_to(r.protocol);
@@ -68,6 +71,7 @@ void from_json(const nlohmann::json& j, WorkerRequest& r) {
   j.at("cpu").get_to(r.cpu);
   r.order = j.at("order").get<std::string>() == "matrix" ? CellOrder::matrix : CellOrder::shuffled;
   j.at("seed").get_to(r.seed);
+  r.plugin = j.value("plugin", "");
 }
 
 void to_json(nlohmann::json& j, const WorkerHello& h) {

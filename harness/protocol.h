@@ -29,6 +29,7 @@ struct CellSpec {
   std::size_t size = 0;
   Alignment alignment;
   std::size_t live = 1;
+  std::uint64_t fixed_iterations = 0;  // > 0: measure at this count (compare's pairs)
 };
 
 enum class CellOrder { shuffled, matrix };
@@ -47,6 +48,7 @@ struct WorkerRequest {
   int cpu = -1;  // -1: the last CPU the process may use
   CellOrder order = CellOrder::shuffled;
   std::uint64_t seed = 0;
+  std::string plugin;  // shared object with the subject under test ("" none)
 };
 
 struct WorkerHello {

@@ -32,6 +32,17 @@ struct RunOptions {
 CLI::App* register_run_command(CLI::App& app, RunOptions& options);
 int run_command(const RunOptions& options, const std::vector<std::string>& command_line);
 
+struct CompareOptions {
+  MeasureOptions measure;
+  std::string baseline, candidate;
+  double min_effect_percent = 1.0;
+  double confidence = 0.95;
+  std::string out;
+};
+
+CLI::App* register_compare_command(CLI::App& app, CompareOptions& options);
+int compare_command(const CompareOptions& options, const std::vector<std::string>& command_line);
+
 CLI::App* register_list_command(CLI::App& app);
 int list_command();
 

@@ -10,6 +10,8 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   abench::RunOptions run_options;
   CLI::App* run = abench::register_run_command(app, run_options);
+  abench::CompareOptions compare_options;
+  CLI::App* compare = abench::register_compare_command(app, compare_options);
   CLI::App* list = abench::register_list_command(app);
   try {
     app.parse(argc, argv);
@@ -19,6 +21,8 @@ int main(int argc, char** argv) {
   }
   try {
     if (run->parsed()) return abench::run_command(run_options, std::vector<std::string>(argv, argv + argc));
+    if (compare->parsed())
+      return abench::compare_command(compare_options, std::vector<std::string>(argv, argv + argc));
     if (list->parsed()) return abench::list_command();
   } catch (const abench::UsageError& e) {
     std::fprintf(stderr, "abench: error: %s\n", e.what());

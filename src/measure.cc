@@ -125,7 +125,7 @@ RunResults execute_plan(Plan plan, const Matrix& matrix, const std::filesystem::
 
   ProgressLine progress(stderr_is_terminal());
   OrchestratorHooks hooks;
-  hooks.worker_path = [](const std::string& backend, WorkerMode mode) { return worker_path(backend, mode); };
+  hooks.worker_path = [](const Variant& variant, WorkerMode mode) { return worker_path(variant, mode); };
   hooks.on_update = [&](const RunResults& r) { write_result_files(dir, r); };
   hooks.on_progress = [&](std::size_t done, std::size_t total, const std::string& current) {
     progress.update(done, total, current);

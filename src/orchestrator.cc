@@ -145,9 +145,40 @@ double worker_timeout_s(const RunProtocol& protocol, std::size_t cells) {
   return 60.0 + 10.0 * per_cell_s * static_cast<double>(cells);
 }
 
+namespace {
+// compare measures both sides of a pair at one iteration count: the count of the first
+// process that measured either side.
+std::uint64_t paired_iterations(const RunResults& results, int id) {
+  if (results.plan.partner.empty()) return 0;
+  for (int cell : {id, results.plan.partner[static_cast<std::size_t>(id)]}) {
+    const auto& processes = results.cells[static_cast<std::size_t>(cell)].processes;
+    if (!processes.empty()) return processes.front().iterations;
+  }
+  return 0;
+}
+}  // namespace
+
+LaunchRequest make_launch_request(const RunResults& results, const Job& job, const OrchestratorHooks& hooks) {
+  const Variant& variant = results.plan.variants[job.variant];
+  LaunchRequest request;
+  request.executable = hooks.worker_path(variant, job.mode);
+  request.environment = variant.env;
+  if (!variant.preload.empty()) {
+    request.environment.emplace_back("LD_PRELOAD", variant.preload);
+    request.environment.emplace_back("ABENCH_EXPECT_MALLOC_FROM", variant.preload);
+  }
+  request.stdin_text = nlohmann::json(make_worker_request(results, job)).dump() + "\n";
+  request.timeout_s = worker_timeout_s(results.protocol, job.cell_ids.size());
+  return request;
+}
+
 WorkerRequest make_worker_request(const RunResults& results, const Job& job) {
   WorkerRequest request;
-  for (int id : job.cell_ids) request.cells.push_back(results.cells[static_cast<std::size_t>(id)].cell.spec);
+  for (int id : job.cell_ids) {
+    request.cells.push_back(results.cells[static_cast<std::size_t>(id)].cell.spec);
+    if (job.mode == WorkerMode::time) request.cells.back().fixed_iterations = paired_iterations(results, id);
+  }
+  request.plugin = results.plan.variants[job.variant].plugin;
   request.mode = job.mode;
   const RunProtocol& p = results.protocol;
   request.sampler.min_batch_ns = static_cast<std::uint64_t>(p.min_batch_ms * 1e6);
@@ -172,10 +203,7 @@ void run_plan(RunResults& results, WorkerLauncher& launcher, const OrchestratorH
   for (const Job& job : results.plan.jobs) {
     results.workers.push_back({job, std::nullopt, {}, "", false, 0});
     WorkerRecord& worker = results.workers.back();
-    LaunchRequest request;
-    request.executable = hooks.worker_path(results.plan.variants[job.variant].backend, job.mode);
-    request.stdin_text = nlohmann::json(make_worker_request(results, job)).dump() + "\n";
-    request.timeout_s = worker_timeout_s(results.protocol, job.cell_ids.size());
+    const LaunchRequest request = make_launch_request(results, job, hooks);
     JobRunner runner(results, worker, hooks, done, total);
     hooks.on_progress(done, total, results.plan.variants[job.variant].label() + " starting");
     const auto start = std::chrono::steady_clock::now();

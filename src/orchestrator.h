@@ -13,7 +13,7 @@ namespace abench {
 
 struct OrchestratorHooks {
   // Path of the worker executable for a backend.
-  std::function<std::string(const std::string& backend, WorkerMode mode)> worker_path;
+  std::function<std::string(const Variant& variant, WorkerMode mode)> worker_path;
   // Called after every change to the results (a cell reported, a worker ended), so the
   // caller can put them on disk before the next cell starts.
   std::function<void(const RunResults&)> on_update = [](const RunResults&) {};
@@ -23,6 +23,8 @@ struct OrchestratorHooks {
 };
 
 WorkerRequest make_worker_request(const RunResults& results, const Job& job);
+// The worker process for a job: its variant's executable, environment and preload.
+LaunchRequest make_launch_request(const RunResults& results, const Job& job, const OrchestratorHooks& hooks);
 
 // Seconds a worker may take for `cells` cells under `protocol` before it is killed.
 double worker_timeout_s(const RunProtocol& protocol, std::size_t cells);

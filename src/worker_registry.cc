@@ -19,6 +19,16 @@ std::string worker_path(const std::string& backend, WorkerMode mode) {
   return executable_directory() + (mode == WorkerMode::count ? "/abench-counter-" : "/abench-worker-") + backend;
 }
 
+std::string worker_path(const Variant& variant, WorkerMode mode) {
+  if (variant.exe.empty()) return worker_path(variant.backend, mode);
+  if (mode == WorkerMode::time) return variant.exe;
+  const std::filesystem::path exe(variant.exe);
+  std::string name = exe.filename().string();
+  if (const auto at = name.find("abench-worker-"); at != std::string::npos)
+    name.replace(at, std::string("abench-worker-").size(), "abench-counter-");
+  return (exe.parent_path() / name).string();
+}
+
 std::vector<std::string> built_backends() {
   std::vector<std::string> names;
   std::istringstream list(ABENCH_BACKENDS_BUILT);

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "harness/protocol.h"
+#include "src/variant.h"
 
 namespace abench {
 
@@ -16,5 +17,9 @@ std::vector<std::string> built_backends();
 
 // abench-worker-<backend> (timed) or abench-counter-<backend> (counting).
 std::string worker_path(const std::string& backend, WorkerMode mode = WorkerMode::time);
+
+// The same for a variant: its exe= when it names one (and, for counting, the
+// abench-counter-* beside that exe).
+std::string worker_path(const Variant& variant, WorkerMode mode);
 
 }  // namespace abench

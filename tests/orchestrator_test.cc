@@ -81,7 +81,7 @@ RunResults make_results(std::vector<std::string> backends, int processes) {
 
 OrchestratorHooks hooks_counting(int& updates) {
   OrchestratorHooks hooks;
-  hooks.worker_path = [](const std::string& backend, WorkerMode) { return backend; };
+  hooks.worker_path = [](const Variant& v, WorkerMode) { return v.backend; };
   hooks.on_update = [&updates](const RunResults&) { ++updates; };
   return hooks;
 }
@@ -94,7 +94,7 @@ TEST(Orchestrator, RunsEveryJobInPlanOrderAndAggregatesMedianOfMedians) {
   launcher.ns_of = [&](const std::string&, int) { return 10.0 * (1 + (launches - 1) / 2); };
   int updates = 0;
   OrchestratorHooks hooks = hooks_counting(updates);
-  hooks.worker_path = [&](const std::string& backend, WorkerMode) { ++launches; return backend; };
+  hooks.worker_path = [&](const Variant& v, WorkerMode) { ++launches; return v.backend; };
   run_plan(results, launcher, hooks);
 
   EXPECT_EQ(launcher.launched, (std::vector<std::string>{"system", "mimalloc", "mimalloc", "system",
@@ -166,9 +166,9 @@ TEST(Orchestrator, CountsComeFromCountingWorkersAndAreCheckedAgainstTheGrowthRul
   FakeLauncher launcher;
   std::vector<WorkerMode> modes;
   OrchestratorHooks hooks;
-  hooks.worker_path = [&](const std::string& backend, WorkerMode mode) {
+  hooks.worker_path = [&](const Variant& v, WorkerMode mode) {
     modes.push_back(mode);
-    return backend;
+    return v.backend;
   };
   run_plan(results, launcher, hooks);
   ASSERT_EQ(modes.size(), 4u + 1u);  // one counting process per cell, then one timed process

@@ -1,0 +1,66 @@
+// abench compare: two variants side by side, processes alternating, with a verdict per
+// cell whose interval includes the variation between processes (docs/compare.md).
+#include <chrono>
+
+#include <fmt/format.h>
+
+#include "src/atomic_file.h"
+#include "src/compare.h"
+#include "src/errors.h"
+#include "src/measure.h"
+#include "src/preflight.h"
+#include "src/process_launcher.h"
+#include "src/progress.h"
+#include "src/worker_registry.h"
+
+namespace abench {
+
+CLI::App* register_compare_command(CLI::App& app, CompareOptions& o) {
+  CLI::App* cmd = app.add_subcommand("compare", "Compare a baseline and a candidate variant cell by cell");
+  cmd->add_option("--baseline", o.baseline, "Variant: backend=,policy=,plugin=,preload=,exe=,env=K=V,label=")->required();
+  cmd->add_option("--candidate", o.candidate, "Variant, as --baseline")->required();
+  add_measure_options(*cmd, o.measure);
+  cmd->add_option("--min-effect", o.min_effect_percent, "Smallest change (%) ever called significant")
+      ->check(CLI::Range(0.0, 100.0))->capture_default_str();
+  cmd->add_option("--confidence", o.confidence, "Confidence of the interval")
+      ->check(CLI::Range(0.5, 0.999))->capture_default_str();
+  cmd->add_option("--out", o.out, "Output directory (default: results/<time>-compare-<matrix>)");
+  return cmd;
+}
+
+int compare_command(const CompareOptions& o, const std::vector<std::string>& command_line) {
+  const auto built = built_backends();
+  const Matrix matrix = load_measure_matrix(o.measure, built);
+  const auto baselines = expand_variant_spec(parse_variant_spec(o.baseline, "--baseline", built), matrix);
+  const auto candidates = expand_variant_spec(parse_variant_spec(o.candidate, "--candidate", built), matrix);
+  if (baselines.size() != candidates.size())
+    throw UsageError(fmt::format("--baseline stands for {} variants and --candidate for {}: name the "
+                                 "backend and policy on both sides or on neither", baselines.size(),
+                                 candidates.size()));
+  Plan plan = make_compare_plan(matrix, baselines, candidates, matrix.protocol.seed);
+  ProcessLauncher launcher;
+  preflight_variants(plan.variants, matrix.protocol.counts, launcher);
+  const auto dir = prepare_output_dir(o.out, "compare-" + matrix.name);
+
+  const auto start = std::chrono::steady_clock::now();
+  const RunResults results = execute_plan(std::move(plan), matrix, dir, command_line);
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  CompareSettings settings;
+  settings.min_effect = o.min_effect_percent / 100;
+  settings.confidence = o.confidence;
+  const Comparison comparison = compare_results(results, settings);
+  const std::string markdown = comparison_markdown(comparison);
+  write_file_atomically(dir / "compare.md", markdown);
+  write_file_atomically(dir / "compare.csv", comparison_csv(comparison));
+  write_file_atomically(dir / "compare.json", comparison_json(comparison).dump(2) + "\n");
+
+  const RunTotals t = totals_of(results);
+  fmt::print("{}\n", markdown);
+  fmt::print("{} cells a side, {} failed; {} processes a side; wall time {}\n", t.cells / 2, t.failed,
+             results.protocol.processes, format_duration(wall));
+  fmt::print("results: {}/compare.md, compare.csv, compare.json, results.json, results.csv\n", dir.string());
+  return t.failed ? kExitMeasurementFailed : kExitOk;
+}
+
+}  // namespace abench

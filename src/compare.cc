@@ -1,0 +1,109 @@
+#include "src/compare.h"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+namespace abench {
+namespace {
+
+ProcessSamples samples_of(const CellRecord& record) {
+  ProcessSamples processes;
+  for (const auto& p : record.processes) processes.push_back(p.sample_ns_per_op);
+  return processes;
+}
+
+}  // namespace
+
+std::string_view name_of(Verdict v) {
+  switch (v) {
+    case Verdict::slower: return "slower";
+    case Verdict::faster: return "faster";
+    case Verdict::unchanged: return "~";
+    case Verdict::failed: return "failed";
+  }
+  return "?";
+}
+
+Comparison compare_results(const RunResults& results, const CompareSettings& settings) {
+  Comparison c;
+  c.settings = settings;
+  c.processes = results.protocol.processes;
+  const Plan& plan = results.plan;
+  for (std::size_t v = 0; v + 1 < plan.variants.size(); v += 2) {
+    c.baseline_labels.push_back(plan.variants[v].label());
+    c.candidate_labels.push_back(plan.variants[v + 1].label());
+    c.pair_backends.push_back(plan.variants[v].backend == plan.variants[v + 1].backend
+                                  ? plan.variants[v].backend
+                                  : plan.variants[v].backend + "->" + plan.variants[v + 1].backend);
+  }
+
+  std::map<std::string, std::vector<double>> log_ratios;
+  for (const CellRecord& before : results.cells) {
+    if (before.cell.variant % 2 != 0) continue;
+    const CellRecord& after = results.cells[static_cast<std::size_t>(plan.partner[static_cast<std::size_t>(before.cell.spec.id)])];
+    CompareRow row;
+    row.pair = before.cell.variant / 2;
+    row.spec = before.cell.spec;
+    row.before_cell = before.cell.spec.id;
+    row.after_cell = after.cell.spec.id;
+    row.before_counts = before.counts;
+    row.after_counts = after.counts;
+    const CellSummary b = summarize(before, c.processes), a = summarize(after, c.processes);
+    row.before_ns = b.ns_per_op;
+    row.after_ns = a.ns_per_op;
+    row.before_min = b.process_min_ns;
+    row.before_max = b.process_max_ns;
+    row.after_min = a.process_min_ns;
+    row.after_max = a.process_max_ns;
+    if (b.status != CellStatus::ok || a.status != CellStatus::ok) {
+      row.problem = b.status != CellStatus::ok ? "baseline: " + b.error : "candidate: " + a.error;
+      if (row.problem.size() < 12) row.problem += "not measured";
+    } else {
+      const std::uint64_t seed = settings.seed + static_cast<std::uint64_t>(row.before_cell);
+      row.interval = bootstrap_ratio(samples_of(before), samples_of(after), settings.confidence,
+                                     settings.resamples, seed);
+      const double change = row.interval->ratio - 1;
+      const bool excludes_zero = row.interval->low > 1 || row.interval->high < 1;
+      if (excludes_zero && std::fabs(change) >= settings.min_effect)
+        row.verdict = change > 0 ? Verdict::slower : Verdict::faster;
+      else
+        row.verdict = Verdict::unchanged;
+      if (row.spec.workload != Workload::noop)
+        log_ratios[c.pair_backends[row.pair]].push_back(std::log(row.interval->ratio));
+    }
+    c.rows.push_back(std::move(row));
+  }
+
+  std::vector<double> all;
+  for (const auto& [backend, logs] : log_ratios) {
+    double sum = 0;
+    for (double l : logs) sum += l;
+    c.geomean_change_by_backend[backend] = std::exp(sum / static_cast<double>(logs.size())) - 1;
+    all.insert(all.end(), logs.begin(), logs.end());
+  }
+  if (!all.empty()) {
+    double sum = 0;
+    for (double l : all) sum += l;
+    c.geomean_change = std::exp(sum / static_cast<double>(all.size())) - 1;
+  }
+
+  if (c.processes < kMinProcessesForConfidence)
+    c.warnings.push_back(fmt::format(
+        "{} process{} a side is too few for a {:.0f}% interval to mean much: the interval rests on "
+        "{} process median{} a side, and an exact rank test over process medians cannot reach "
+        "p < 0.05 with 3 a side (its smallest p is 0.10). Use --processes {} or more.",
+        c.processes, c.processes == 1 ? "" : "es", settings.confidence * 100, c.processes,
+        c.processes == 1 ? "" : "s", kMinProcessesForConfidence));
+  for (const auto& row : c.rows)
+    if (row.verdict == Verdict::failed) {
+      c.warnings.push_back(fmt::format("{} cell{} without a verdict: see the rows marked failed",
+                                       std::count_if(c.rows.begin(), c.rows.end(),
+                                                     [](const CompareRow& r) { return r.verdict == Verdict::failed; }),
+                                       ""));
+      break;
+    }
+  return c;
+}
+
+}  // namespace abench

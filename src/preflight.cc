@@ -1,0 +1,57 @@
+#include "src/preflight.h"
+
+#include <fmt/format.h>
+
+#include "harness/protocol.h"
+#include "src/errors.h"
+#include "src/worker_registry.h"
+
+namespace abench {
+namespace {
+
+void check_worker(const Variant& variant, WorkerMode mode, WorkerLauncher& launcher) {
+  LaunchRequest request;
+  request.executable = worker_path(variant, mode);
+  request.arguments = {"--self-check"};
+  if (!variant.plugin.empty()) request.arguments.insert(request.arguments.end(), {"--plugin", variant.plugin});
+  request.environment = variant.env;
+  if (!variant.preload.empty()) {
+    request.environment.emplace_back("LD_PRELOAD", variant.preload);
+    request.environment.emplace_back("ABENCH_EXPECT_MALLOC_FROM", variant.preload);
+  }
+  request.timeout_s = 30;
+  std::string first_line;
+  const LaunchOutcome outcome = launcher.run(request, [&](std::string_view line) {
+    if (first_line.empty()) first_line = line;
+  });
+  const std::string which = fmt::format("variant '{}': {} worker {}", variant.label(),
+                                        mode == WorkerMode::count ? "counting" : "timed", request.executable);
+  if (!outcome.started) throw UsageError(fmt::format("{}: {}", which, describe(outcome)));
+  nlohmann::json hello;
+  try {
+    hello = nlohmann::json::parse(first_line);
+  } catch (const std::exception&) {
+    throw UsageError(fmt::format("{} is not an abench worker: its --self-check printed '{}' ({})", which,
+                                 first_line.substr(0, 120), describe(outcome)));
+  }
+  if (hello.value("type", "") == "fatal")
+    throw UsageError(fmt::format("{} refused: {}", which, hello.value("error", "")));
+  if (hello.value("type", "") != "hello" || !hello.contains("protocol"))
+    throw UsageError(fmt::format("{} is not an abench worker: its --self-check printed '{}'", which,
+                                 first_line.substr(0, 120)));
+  if (hello["protocol"] != kProtocolVersion)
+    throw UsageError(fmt::format("{} speaks worker protocol {}, this abench speaks {}", which,
+                                 hello["protocol"].dump(), kProtocolVersion));
+  if (outcome.exit_code != 0) throw UsageError(fmt::format("{}: self-check {}", which, describe(outcome)));
+}
+
+}  // namespace
+
+void preflight_variants(const std::vector<Variant>& variants, bool counts, WorkerLauncher& launcher) {
+  for (const Variant& v : variants) {
+    check_worker(v, WorkerMode::time, launcher);
+    if (counts) check_worker(v, WorkerMode::count, launcher);
+  }
+}
+
+}  // namespace abench
