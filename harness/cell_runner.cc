@@ -19,13 +19,13 @@ std::string describe(const CellSpec& c, std::size_t index) {
          " " + std::string(name_of(c.policy));
 }
 
-template <Workload W>
-std::string check_built(const CellSpec& cell, const std::vector<std::byte>& input,
-                        AlignedBuffer<Checked>& b, std::size_t index) {
+// `required_align`: max(R, P) for the built-in model, R for a plugin's buffer.
+template <Workload W, class Buffer>
+std::string check_built(const CellSpec& cell, const std::vector<std::byte>& input, Buffer& b,
+                        std::size_t index, std::size_t required_align) {
   const ExpectedBuffer expected = expected_buffer(W, cell.size);
-  const std::size_t align = cell.alignment.effective();
-  if (reinterpret_cast<std::uintptr_t>(b.data()) % align != 0)
-    return describe(cell, index) + ": data pointer is not " + std::to_string(align) + "-aligned";
+  if (reinterpret_cast<std::uintptr_t>(b.data()) % required_align != 0)
+    return describe(cell, index) + ": data pointer is not " + std::to_string(required_align) + "-aligned";
   if (b.length() != expected.length)
     return describe(cell, index) + ": length " + std::to_string(b.length()) + ", expected " +
            std::to_string(expected.length);
@@ -40,37 +40,56 @@ std::string check_built(const CellSpec& cell, const std::vector<std::byte>& inpu
   return "";
 }
 
+template <Workload W, class Context>
+std::string verify_with(const CellSpec& cell, const Context& context, const std::vector<std::byte>& input,
+                        std::size_t required_align, const std::string* pending_error = nullptr) {
+  BufferSlots<typename Context::Buffer> slots(cell.live);
+  std::size_t built = 0;
+  std::string problem;
+  try {
+    for (; built < cell.live; ++built) build_buffer<W>(slots.at(built), context);
+    for (std::size_t i = 0; i < built && problem.empty(); ++i)
+      problem = check_built<W>(cell, input, *slots.at(i), i, required_align);
+  } catch (const std::exception& e) {
+    // A finding inside a plugin's call to the allocator surfaces here as a failed create.
+    problem = (pending_error && !pending_error->empty() ? *pending_error : std::string(e.what())) +
+              " (building " + describe(cell, built) + ")";
+  }
+  for (std::size_t i = 0; i < built; ++i) drop_buffer<W>(slots.at(i));
+  return problem;
+}
+
 template <Workload W>
-std::string verify_workload(const CellSpec& cell, const char* allocator_name) {
+std::string verify_workload(const CellSpec& cell, const char* allocator_name, const LoadedPlugin* plugin) {
   if constexpr (W == Workload::noop) {
     return "";
   } else {
     const auto input = make_input(cell.size);
-    const WorkloadContext<Checked> context{Checked(NativeAllocator{}, allocator_name),
-                                           cell.policy, cell.size, cell.alignment, cell.live,
-                                           false, input.data()};
-    BufferSlots<Checked> slots(cell.live);
-    std::size_t built = 0;
-    std::string problem;
-    try {
-      for (; built < cell.live; ++built) build_buffer<W>(slots.at(built), context);
-      for (std::size_t i = 0; i < built && problem.empty(); ++i)
-        problem = check_built<W>(cell, input, *slots.at(i), i);
-    } catch (const std::exception& e) {
-      problem = std::string(e.what()) + " (building " + describe(cell, built) + ")";
+    const std::size_t A = cell.alignment.effective();
+    if (plugin == nullptr) {
+      const WorkloadContext<Checked> context{Checked(NativeAllocator{}, allocator_name), cell.policy, cell.size,
+                                             cell.alignment, cell.live, false, input.data()};
+      return verify_with<W>(cell, context, input, A);
     }
-    for (std::size_t i = 0; i < built; ++i) drop_buffer<W>(slots.at(i));
-    return problem;
+    if (!plugin->is_buffer()) {
+      using CheckedPlugin = CheckedAllocator<PluginAllocator>;
+      const WorkloadContext<CheckedPlugin> context{CheckedPlugin(PluginAllocator{plugin->plugin->allocator},
+                                                                 plugin->plugin->name),
+                                                   cell.policy, cell.size, cell.alignment, cell.live, false,
+                                                   input.data()};
+      return verify_with<W>(cell, context, input, A);
+    }
+    const Checked checked(NativeAllocator{}, allocator_name);
+    CAllocator<Checked> interface(&checked);
+    const PluginBufferContext context{plugin->plugin->buffer, &interface.table, cell.policy, cell.size,
+                                      cell.alignment, cell.live, false, input.data()};
+    return verify_with<W>(cell, context, input, cell.alignment.requested, &interface.pending_error);
   }
 }
 
-template <Workload W>
-CellReport measure(const CellSpec& cell, const SamplerConfig& sampler, bool touch) {
-  const auto input = make_input(cell.size);
-  const WorkloadContext<NativeAllocator> context{NativeAllocator{}, cell.policy,   cell.size,
-                                                 cell.alignment,    cell.live,     touch,
-                                                 input.data()};
-  BufferSlots<NativeAllocator> slots(cell.live);
+template <Workload W, class Context>
+CellReport measure_with(const CellSpec& cell, const Context& context, const SamplerConfig& sampler) {
+  BufferSlots<typename Context::Buffer> slots(cell.live);
   SamplerConfig config = sampler;
   if (cell.fixed_iterations) config.fixed_iterations = cell.fixed_iterations;
   const SampleRun run = sample(config, [&](std::uint64_t iterations) {
@@ -84,21 +103,41 @@ CellReport measure(const CellSpec& cell, const SamplerConfig& sampler, bool touc
   return report;
 }
 
+template <Workload W>
+CellReport measure(const CellSpec& cell, const SamplerConfig& sampler, bool touch, const LoadedPlugin* plugin) {
+  const auto input = make_input(cell.size);
+  if (plugin == nullptr) {
+    const WorkloadContext<NativeAllocator> context{NativeAllocator{}, cell.policy, cell.size, cell.alignment,
+                                                   cell.live, touch, input.data()};
+    return measure_with<W>(cell, context, sampler);
+  }
+  if (!plugin->is_buffer()) {
+    const WorkloadContext<PluginAllocator> context{PluginAllocator{plugin->plugin->allocator}, cell.policy,
+                                                   cell.size, cell.alignment, cell.live, touch, input.data()};
+    return measure_with<W>(cell, context, sampler);
+  }
+  const NativeAllocator native;
+  CAllocator<NativeAllocator> interface(&native);
+  const PluginBufferContext context{plugin->plugin->buffer, &interface.table, cell.policy, cell.size,
+                                    cell.alignment, cell.live, touch, input.data()};
+  return measure_with<W>(cell, context, sampler);
+}
+
 }  // namespace
 
-std::string verify_cell(const CellSpec& cell, const char* allocator_name) {
-  return with_workload(cell.workload, [&](auto w) { return verify_workload<w.value>(cell, allocator_name); });
+std::string verify_cell(const CellSpec& cell, const char* allocator_name, const LoadedPlugin* plugin) {
+  return with_workload(cell.workload, [&](auto w) { return verify_workload<w.value>(cell, allocator_name, plugin); });
 }
 
 CellReport run_cell(const CellSpec& cell, const SamplerConfig& sampler, bool touch,
-                    const char* allocator_name) {
+                    const char* allocator_name, const LoadedPlugin* plugin) {
   CellReport failed{cell.id, false, "", 0, 0, 0, {}};
   try {
-    if (std::string problem = verify_cell(cell, allocator_name); !problem.empty()) {
+    if (std::string problem = verify_cell(cell, allocator_name, plugin); !problem.empty()) {
       failed.error = "verification failed: " + problem;
       return failed;
     }
-    return with_workload(cell.workload, [&](auto w) { return measure<w.value>(cell, sampler, touch); });
+    return with_workload(cell.workload, [&](auto w) { return measure<w.value>(cell, sampler, touch, plugin); });
   } catch (const std::exception& e) {
     failed.error = std::string("measurement failed: ") + e.what();
     return failed;

@@ -22,19 +22,14 @@ void widen(std::uint64_t& lo, std::uint64_t& hi, std::uint64_t value) {
   hi = std::max(hi, value);
 }
 
-template <Workload W>
-CellCounts count_workload(const CellSpec& cell, bool touch) {
-  const auto input = make_input(cell.size);
-  const WorkloadContext<Counting> context{Counting{NativeAllocator{}}, cell.policy, cell.size,
-                                          cell.alignment, cell.live, touch, input.data()};
-  BufferSlots<Counting> slots(cell.live);
+template <Workload W, class Context>
+CellCounts count_with(const CellSpec& cell, const Context& context, bool touch, RequestRange expected) {
+  BufferSlots<typename Context::Buffer> slots(cell.live);
   constexpr std::uint64_t kNone = std::numeric_limits<std::uint64_t>::max();
   CellCounts c;
   c.id = cell.id;
   c.requests_min = c.final_request_bytes_min = c.usable_bytes_min = c.block_usable_bytes_min =
       c.fragmentation_bytes_min = kNone;
-  const RequestRange expected =
-      expected_requests(W, cell.policy, cell.size, cell.alignment.effective());
   c.expected_requests_min = expected.min;
   c.expected_requests_max = expected.max;
 
@@ -50,7 +45,8 @@ CellCounts count_workload(const CellSpec& cell, bool touch) {
       if constexpr (W != Workload::noop) {
         const auto& buffer = *slots.at(i);
         const std::uint64_t final_request = counters().last_request_bytes;
-        const std::uint64_t block_usable = backend::usable_size(buffer.block());
+        const std::uint64_t block_usable =
+            counters().last_request_block ? backend::usable_size(counters().last_request_block) : 0;
         widen(c.final_request_bytes_min, c.final_request_bytes_max, final_request);
         widen(c.usable_bytes_min, c.usable_bytes_max, buffer.capacity());
         widen(c.block_usable_bytes_min, c.block_usable_bytes_max, block_usable);
@@ -93,11 +89,38 @@ CellCounts count_workload(const CellSpec& cell, bool touch) {
   return c;
 }
 
+template <Workload W>
+CellCounts count_workload(const CellSpec& cell, bool touch, const LoadedPlugin* plugin) {
+  const auto input = make_input(cell.size);
+  const RequestRange rule = expected_requests(W, cell.policy, cell.size, cell.alignment.effective());
+  if (plugin == nullptr) {
+    const WorkloadContext<Counting> context{Counting{NativeAllocator{}}, cell.policy, cell.size,
+                                            cell.alignment, cell.live, touch, input.data()};
+    return count_with<W>(cell, context, touch, rule);
+  }
+  if (!plugin->is_buffer()) {
+    using CountingPlugin = CountingAllocator<PluginAllocator>;
+    const WorkloadContext<CountingPlugin> context{CountingPlugin{PluginAllocator{plugin->plugin->allocator}},
+                                                  cell.policy, cell.size, cell.alignment, cell.live, touch,
+                                                  input.data()};
+    return count_with<W>(cell, context, touch, rule);
+  }
+  // A plugin's own buffer: its growth rule is its own, so only "at least one request".
+  const Counting counting{NativeAllocator{}};
+  CAllocator<Counting> interface(&counting);
+  const PluginBufferContext context{plugin->plugin->buffer, &interface.table, cell.policy, cell.size,
+                                    cell.alignment, cell.live, touch, input.data()};
+  const RequestRange any{W == Workload::noop ? 0u : 1u, W == Workload::noop ? 0u : kAnyNumberOfRequests};
+  CellCounts c = count_with<W>(cell, context, touch, any);
+  c.builtin_buffer = false;
+  return c;
+}
+
 }  // namespace
 
-CellCounts count_cell(const CellSpec& cell, bool touch) {
+CellCounts count_cell(const CellSpec& cell, bool touch, const LoadedPlugin* plugin) {
   try {
-    return with_workload(cell.workload, [&](auto w) { return count_workload<w.value>(cell, touch); });
+    return with_workload(cell.workload, [&](auto w) { return count_workload<w.value>(cell, touch, plugin); });
   } catch (const std::exception& e) {
     stop_counting();
     CellCounts failed;

@@ -2,6 +2,7 @@
 // counting layers (harness/counters.h), never timed.
 #pragma once
 
+#include "harness/plugin.h"
 #include "harness/protocol.h"
 
 namespace abench {
@@ -9,6 +10,6 @@ namespace abench {
 inline constexpr int kCountingIterations = 3;
 
 // Never throws; a failure is reported in the result.
-CellCounts count_cell(const CellSpec& cell, bool touch);
+CellCounts count_cell(const CellSpec& cell, bool touch, const LoadedPlugin* plugin = nullptr);
 
 }  // namespace abench

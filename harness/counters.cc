@@ -70,7 +70,10 @@ void count_request(const void* block, std::size_t size, bool interface_call) {
   ++g_counters.requests;
   g_counters.requested_bytes += size;
   g_counters.last_request_bytes = size;
-  if (block != nullptr) track(block, size);
+  if (block != nullptr) {
+    g_counters.last_request_block = block;
+    track(block, size);
+  }
 }
 
 void count_resize(const void* old_block, const void* new_block, std::size_t new_size, bool interface_call) {
@@ -79,6 +82,7 @@ void count_resize(const void* old_block, const void* new_block, std::size_t new_
   g_counters.requested_bytes += new_size;
   g_counters.last_request_bytes = new_size;
   if (new_block == nullptr) return;  // failed: the old block is still live
+  g_counters.last_request_block = new_block;
   untrack(old_block);
   track(new_block, new_size);
 }

@@ -18,6 +18,7 @@ struct AllocationCounters {
   std::uint64_t frees = 0;
   std::uint64_t requested_bytes = 0;  // sum of the sizes asked for
   std::uint64_t last_request_bytes = 0;
+  const void* last_request_block = nullptr;  // the block the last request returned
   std::uint64_t live_bytes = 0;       // requested bytes of blocks not yet freed
   std::uint64_t peak_live_bytes = 0;
   bool live_tracking_overflow = false;

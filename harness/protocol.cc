@@ -80,7 +80,7 @@ void to_json(nlohmann::json& j, const WorkerHello& h) {
        {"malloc_object", h.malloc_object}, {"pinned_cpu", h.pinned_cpu},
        {"pid", h.pid},             {"order", h.order},
        {"compiler", h.compiler},   {"cxx_flags", h.cxx_flags},
-       {"git_revision", h.git_revision}};
+       {"git_revision", h.git_revision}, {"subject", h.subject}};
 }
 void from_json(const nlohmann::json& j, WorkerHello& h) {
   j.at("backend").get_to(h.backend);
@@ -92,6 +92,7 @@ void from_json(const nlohmann::json& j, WorkerHello& h) {
   h.compiler = j.value("compiler", "");
   h.cxx_flags = j.value("cxx_flags", "");
   h.git_revision = j.value("git_revision", "");
+  h.subject = j.value("subject", "");
 }
 
 void to_json(nlohmann::json& j, const CellReport& r) {
@@ -123,7 +124,7 @@ void from_json(const nlohmann::json& j, CellReport& r) {
   X(expected_requests_min) X(expected_requests_max) X(final_request_bytes_min)                  \
   X(final_request_bytes_max) X(usable_bytes_min) X(usable_bytes_max) X(block_usable_bytes_min)  \
   X(block_usable_bytes_max) X(fragmentation_bytes_min) X(fragmentation_bytes_max)               \
-  X(peak_live_bytes) X(peak_rss_bytes) X(minor_faults) X(live_tracking_overflow)
+  X(peak_live_bytes) X(peak_rss_bytes) X(minor_faults) X(live_tracking_overflow) X(builtin_buffer)
 
 void to_json(nlohmann::json& j, const CellCounts& c) {
   j = {{"type", "counts"}, {"id", c.id}, {"status", c.ok ? "ok" : "failed"}};

@@ -61,6 +61,7 @@ struct WorkerHello {
   std::string compiler;
   std::string cxx_flags;
   std::string git_revision;
+  std::string subject;  // "built-in buffer model", or the plugin's name, version and kind
 };
 
 struct CellReport {
@@ -92,7 +93,12 @@ struct CellCounts {
   std::uint64_t allocator_resident_bytes = 0;
   std::string allocator_resident_source;
   bool live_tracking_overflow = false;
+  // The built-in buffer model, whose requests the growth rule predicts; false for a
+  // plugin's own buffer, for which only "at least one request" is checked.
+  bool builtin_buffer = true;
 };
+
+inline constexpr std::uint64_t kAnyNumberOfRequests = ~std::uint64_t{0};
 
 void to_json(nlohmann::json& j, const CellCounts& c);
 void from_json(const nlohmann::json& j, CellCounts& c);

@@ -16,6 +16,7 @@
 #include "harness/count_runner.h"
 #include "harness/counters.h"
 #include "harness/pinning.h"
+#include "harness/plugin.h"
 
 namespace abench {
 namespace {
@@ -78,11 +79,29 @@ int worker_main(int argc, char** argv) {
     return fatal("refusing to run: " + identity.problem);
   WorkerHello hello = hello_from(identity);
 
+  hello.subject = "built-in buffer model";
+  std::shared_ptr<LoadedPlugin> plugin;
+  auto use_plugin = [&](const std::string& path) -> std::string {
+    try {
+      plugin = load_plugin(path);
+    } catch (const std::exception& e) {
+      return e.what();
+    }
+    hello.subject = std::string("plugin ") + plugin->plugin->name + " " + plugin->plugin->version + " (" +
+                    (plugin->is_buffer() ? "buffer" : "allocator") + " subject) from " + path;
+    return "";
+  };
+
   if (argc > 1 && std::string_view(argv[1]) == "--self-check") {
+    if (argc == 4 && std::string_view(argv[2]) == "--plugin") {
+      if (std::string problem = use_plugin(argv[3]); !problem.empty()) return fatal(problem);
+    } else if (argc != 2) {
+      return fatal("usage: --self-check [--plugin PATH]");
+    }
     emit(hello);
     return 0;
   }
-  if (argc > 1) return fatal(std::string("unknown argument '") + argv[1] + "' (allowed: --self-check)");
+  if (argc > 1) return fatal(std::string("unknown argument '") + argv[1] + "' (allowed: --self-check [--plugin PATH])");
 
   WorkerRequest request;
   try {
@@ -93,6 +112,8 @@ int worker_main(int argc, char** argv) {
     return fatal(std::string("bad request: ") + e.what());
   }
 
+  if (!request.plugin.empty())
+    if (std::string problem = use_plugin(request.plugin); !problem.empty()) return fatal(problem);
   const bool counting = counting_interposer_active();
   if (request.mode == WorkerMode::count && !counting)
     return fatal("this is a timed worker and carries no counters; counts come from abench-counter-" + identity.name);
@@ -113,9 +134,9 @@ int worker_main(int argc, char** argv) {
     const CellSpec& cell = *std::find_if(request.cells.begin(), request.cells.end(),
                                          [id](const CellSpec& c) { return c.id == id; });
     if (request.mode == WorkerMode::count)
-      emit(count_cell(cell, request.touch));
+      emit(count_cell(cell, request.touch, plugin.get()));
     else
-      emit(run_cell(cell, request.sampler, request.touch, identity.name.c_str()));
+      emit(run_cell(cell, request.sampler, request.touch, identity.name.c_str(), plugin.get()));
   }
   emit({{"type", "done"}});
   return 0;

@@ -27,9 +27,13 @@ inline constexpr int kAppendCount = 8;
 inline constexpr std::size_t kTouchStride = 4096;
 inline std::size_t grow_reserve_bytes(std::size_t n) { return 4 * std::max<std::size_t>(n, 4096); }
 
-// What the timed loop needs; allocator is NativeAllocator or CheckedAllocator.
+// What the timed loop needs to build the built-in buffer model over an Allocator
+// (NativeAllocator, CheckedAllocator, CountingAllocator, a plugin's allocator). A context
+// names its Buffer type and constructs one in place; harness/plugin_buffer.h has the
+// context for a plugin's own buffer.
 template <class Allocator>
 struct WorkloadContext {
+  using Buffer = AlignedBuffer<Allocator>;
   Allocator allocator;
   Policy policy;
   std::size_t size;
@@ -37,13 +41,16 @@ struct WorkloadContext {
   std::size_t live;
   bool touch;
   const std::byte* input;  // `size` bytes
+
+  void construct(Buffer* slot, std::size_t n, Fill fill) const {
+    std::construct_at(slot, allocator, n, alignment, policy, fill);
+  }
 };
 
 // Uninitialized storage for L buffers, reused by every iteration.
-template <class Allocator>
+template <class Buffer>
 class BufferSlots {
  public:
-  using Buffer = AlignedBuffer<Allocator>;
   explicit BufferSlots(std::size_t count) : storage_(count) {}
   Buffer* at(std::size_t i) { return reinterpret_cast<Buffer*>(storage_[i].bytes); }
 
@@ -54,8 +61,8 @@ class BufferSlots {
   std::vector<Slot> storage_;
 };
 
-template <Workload W, class Allocator>
-inline void build_buffer(AlignedBuffer<Allocator>* slot, const WorkloadContext<Allocator>& c) {
+template <Workload W, class Context>
+inline void build_buffer(typename Context::Buffer* slot, const Context& c) {
   std::size_t n = c.size;
   const std::byte* input = c.input;
   do_not_optimize(n);
@@ -63,9 +70,9 @@ inline void build_buffer(AlignedBuffer<Allocator>* slot, const WorkloadContext<A
   if constexpr (W == Workload::noop) {
     do_not_optimize(slot);
   } else if constexpr (W == Workload::zeroed) {
-    std::construct_at(slot, c.allocator, n, c.alignment, c.policy, Fill::zeroed);
+    c.construct(slot, n, Fill::zeroed);
   } else {
-    std::construct_at(slot, c.allocator, n, c.alignment, c.policy);
+    c.construct(slot, n, Fill::none);
     if constexpr (W == Workload::grow) {
       slot->append(input, n);
       slot->reserve(grow_reserve_bytes(n));
@@ -79,8 +86,8 @@ inline void build_buffer(AlignedBuffer<Allocator>* slot, const WorkloadContext<A
   }
 }
 
-template <Workload W, class Allocator>
-inline void drop_buffer(AlignedBuffer<Allocator>* slot) {
+template <Workload W, class Buffer>
+inline void drop_buffer(Buffer* slot) {
   if constexpr (W == Workload::noop) {
     do_not_optimize(slot);
   } else {
@@ -90,8 +97,8 @@ inline void drop_buffer(AlignedBuffer<Allocator>* slot) {
 
 // Reads one byte a page of what was built, so lazily zeroed or lazily mapped memory
 // pays its first-touch cost inside the timed region (--touch).
-template <class Allocator>
-inline void touch_pages(const AlignedBuffer<Allocator>& buffer) {
+template <class Buffer>
+inline void touch_pages(const Buffer& buffer) {
   unsigned sum = 0;
   const std::byte* data = buffer.data();
   for (std::size_t offset = 0; offset < buffer.capacity(); offset += kTouchStride)
@@ -100,8 +107,8 @@ inline void touch_pages(const AlignedBuffer<Allocator>& buffer) {
 }
 
 // The timed loop. Kept small on purpose: only the workload's operations live here.
-template <Workload W, class Allocator>
-void run_iterations(const WorkloadContext<Allocator>& c, BufferSlots<Allocator>& slots,
+template <Workload W, class Context>
+void run_iterations(const Context& c, BufferSlots<typename Context::Buffer>& slots,
                     std::uint64_t iterations) {
   const std::size_t live = c.live;
   for (std::uint64_t it = 0; it < iterations; ++it) {

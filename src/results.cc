@@ -31,9 +31,11 @@ CellSummary summarize(const CellRecord& record, int expected_processes) {
     if (c.requests_min < c.expected_requests_min || c.requests_max > c.expected_requests_max)
       s.count_check = fmt::format("mismatch: {}..{} requests per buffer, the workload must make {}..{}",
                                   c.requests_min, c.requests_max, c.expected_requests_min,
-                                  c.expected_requests_max);
+                                  c.expected_requests_max == kAnyNumberOfRequests
+                                      ? std::string("any")
+                                      : std::to_string(c.expected_requests_max));
     else if (const std::uint64_t buffers = record.cell.spec.workload == Workload::noop ? 0 : c.operations;
-             c.frees != buffers)
+             c.builtin_buffer && c.frees != buffers)
       s.count_check = fmt::format("mismatch: {} frees for {} buffers", c.frees, buffers);
     else
       s.count_check = "ok";

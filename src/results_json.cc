@@ -58,14 +58,18 @@ nlohmann::json worker_json(const RunResults& r, const WorkerRecord& w) {
 nlohmann::json results_to_json(const RunResults& r) {
   nlohmann::json variants = nlohmann::json::array();
   for (std::size_t v = 0; v < r.plan.variants.size(); ++v) {
-    nlohmann::json variant{{"backend", r.plan.variants[v].backend},
-                           {"policy", name_of(r.plan.variants[v].policy)}};
+    const Variant& spec = r.plan.variants[v];
+    nlohmann::json variant{{"label", spec.label()}, {"backend", spec.backend}, {"policy", name_of(spec.policy)},
+                           {"plugin", spec.plugin}, {"preload", spec.preload}, {"exe", spec.exe},
+                           {"env", nlohmann::json::object()}};
+    for (const auto& [key, value] : spec.env) variant["env"][key] = value;
     if (const WorkerHello* hello = hello_of_variant(r, v)) {
       variant["allocator_version"] = hello->allocator_version;
       variant["malloc_object"] = hello->malloc_object;
       variant["worker_compiler"] = hello->compiler;
       variant["worker_cxx_flags"] = hello->cxx_flags;
       variant["worker_git_revision"] = hello->git_revision;
+      variant["subject"] = hello->subject;
     }
     variants.push_back(std::move(variant));
   }
