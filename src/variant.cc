@@ -82,6 +82,16 @@ VariantSpec parse_variant_spec(const std::string& text, const std::string& optio
     throw UsageError(fmt::format("{}: preload= replaces the allocator of the system worker; it "
                                  "cannot be combined with backend={}", where, *spec.backend));
   if (!spec.fields.preload.empty()) spec.backend = "system";
+  // Another build of a worker measures the backend its name says.
+  if (!spec.fields.exe.empty() && !spec.backend) {
+    const std::string file = std::filesystem::path(spec.fields.exe).filename().string();
+    constexpr std::string_view kPrefix = "abench-worker-";
+    for (const auto& known : known_backends())
+      if (file.starts_with(kPrefix) && file.substr(kPrefix.size()) == known) spec.backend = known;
+    if (!spec.backend)
+      throw UsageError(fmt::format("{}: cannot tell the backend of exe '{}' from its name; add backend=NAME",
+                                   where, spec.fields.exe));
+  }
   return spec;
 }
 

@@ -1,0 +1,74 @@
+// Test helpers for end-to-end tests: run the real abench CLI, read the files it wrote.
+#pragma once
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "src/process_launcher.h"
+
+namespace abench::testing {
+
+struct CliResult {
+  int exit_code;
+  std::string out, err;
+};
+
+inline CliResult run_cli(std::vector<std::string> args,
+                  std::vector<std::pair<std::string, std::string>> env = {}) {
+  ProcessLauncher launcher;
+  CliResult result{-1, "", ""};
+  const LaunchOutcome o = launcher.run({ABENCH_BIN, std::move(args), std::move(env), "", 300},
+                                       [&](std::string_view line) { result.out += std::string(line) + "\n"; });
+  EXPECT_TRUE(o.started) << o.start_error;
+  EXPECT_EQ(o.signal, 0) << "abench " << describe(o);
+  result.exit_code = o.exit_code;
+  result.err = o.stderr_tail;
+  return result;
+}
+
+inline std::string read_file(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+inline std::vector<std::string> split_lines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+// results.csv as one map a row, keyed by the header (abench writes no quoted field in
+// rows without an error message, which these tests check for).
+inline std::vector<std::map<std::string, std::string>> read_csv(const std::filesystem::path& p) {
+  auto split = [](const std::string& line) {
+    std::vector<std::string> fields;
+    std::string field;
+    std::istringstream in(line);
+    while (std::getline(in, field, ',')) fields.push_back(field);
+    if (!line.empty() && line.back() == ',') fields.emplace_back();
+    return fields;
+  };
+  const auto lines = split_lines(read_file(p));
+  std::vector<std::map<std::string, std::string>> rows;
+  if (lines.empty()) return rows;
+  const auto header = split(lines[0]);
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    const auto fields = split(lines[i]);
+    EXPECT_EQ(fields.size(), header.size()) << lines[i];
+    std::map<std::string, std::string> row;
+    for (std::size_t f = 0; f < header.size() && f < fields.size(); ++f) row[header[f]] = fields[f];
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+}  // namespace abench::testing
