@@ -7,6 +7,7 @@
 #include "src/atomic_file.h"
 #include "src/compare.h"
 #include "src/errors.h"
+#include "src/gate_report.h"
 #include "src/measure.h"
 #include "src/preflight.h"
 #include "src/process_launcher.h"
@@ -25,6 +26,8 @@ CLI::App* register_compare_command(CLI::App& app, CompareOptions& o) {
   cmd->add_option("--confidence", o.confidence, "Confidence of the interval")
       ->check(CLI::Range(0.5, 0.999))->capture_default_str();
   cmd->add_option("--out", o.out, "Output directory (default: results/<time>-compare-<matrix>)");
+  cmd->add_flag("--gate", o.gate, "Also gate the candidate against the baseline (exit 1 on a regression)");
+  add_gate_rule_options(*cmd, o.gate_rules);
   return cmd;
 }
 
@@ -60,6 +63,7 @@ int compare_command(const CompareOptions& o, const std::vector<std::string>& com
   fmt::print("{} cells a side, {} failed; {} processes a side; wall time {}\n", t.cells / 2, t.failed,
              results.protocol.processes, format_duration(wall));
   fmt::print("results: {}/compare.md, compare.csv, compare.json, results.json, results.csv\n", dir.string());
+  if (o.gate) return report_gate(gate_compare(results, o.gate_rules), dir);
   return t.failed ? kExitMeasurementFailed : kExitOk;
 }
 

@@ -1,5 +1,6 @@
 // abench run: measure a matrix and write results.json, results.csv and a table.
 #include <chrono>
+#include <filesystem>
 
 #include <fmt/format.h>
 
@@ -15,10 +16,15 @@ CLI::App* register_run_command(CLI::App& app, RunOptions& o) {
   CLI::App* cmd = app.add_subcommand("run", "Measure a matrix; write results.json, results.csv and a table");
   add_measure_options(*cmd, o.measure);
   cmd->add_option("--out", o.out, "Output directory (default: results/<time>-<matrix>)");
+  cmd->add_option("--save-baseline", o.save_baseline, "Also store the results as results/baselines/NAME/ for abench gate");
   return cmd;
 }
 
 int run_command(const RunOptions& o, const std::vector<std::string>& command_line) {
+  if (!o.save_baseline.empty() &&
+      (o.save_baseline.find('/') != std::string::npos || o.save_baseline.front() == '.'))
+    throw UsageError(fmt::format("--save-baseline '{}': a baseline name is a plain name (letters, digits, "
+                                 "'-', '_'), stored under results/baselines/", o.save_baseline));
   const Matrix matrix = load_measure_matrix(o.measure, built_backends());
   Plan plan = make_plan(matrix, matrix.protocol.seed);
   const auto dir = prepare_output_dir(o.out, matrix.name);  // after all validation
@@ -31,6 +37,12 @@ int run_command(const RunOptions& o, const std::vector<std::string>& command_lin
   fmt::print("{} cells, {} failed, {} unstable; {} processes per variant; wall time {} (counting runs {:.1f} s)\n",
              t.cells, t.failed, t.unstable, results.protocol.processes, format_duration(wall), t.counting_s);
   fmt::print("results: {}/results.json, {}/results.csv\n", dir.string(), dir.string());
+  if (!o.save_baseline.empty()) {
+    const auto store = std::filesystem::path(source_directory()) / "results" / "baselines" / o.save_baseline;
+    std::filesystem::create_directories(store);
+    write_result_files(store, results);
+    fmt::print("baseline '{}' stored: {}/results.json\n", o.save_baseline, store.string());
+  }
   return t.failed ? kExitMeasurementFailed : kExitOk;
 }
 

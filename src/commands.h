@@ -27,6 +27,13 @@ struct MeasureOptions {
 struct RunOptions {
   MeasureOptions measure;
   std::string out;
+  std::string save_baseline;  // store results.json as results/baselines/NAME/
+};
+
+struct GateOptions {
+  std::string gate_file;
+  std::optional<double> threshold_percent;
+  std::string noise;
 };
 
 CLI::App* register_run_command(CLI::App& app, RunOptions& options);
@@ -35,6 +42,8 @@ int run_command(const RunOptions& options, const std::vector<std::string>& comma
 struct CompareOptions {
   MeasureOptions measure;
   std::string baseline, candidate;
+  bool gate = false;
+  GateOptions gate_rules;
   double min_effect_percent = 1.0;
   double confidence = 0.95;
   std::string out;
@@ -42,6 +51,21 @@ struct CompareOptions {
 
 CLI::App* register_compare_command(CLI::App& app, CompareOptions& options);
 int compare_command(const CompareOptions& options, const std::vector<std::string>& command_line);
+
+struct GateCommandOptions {
+  MeasureOptions measure;
+  std::string baseline, candidate, out;
+  GateOptions gate;
+};
+CLI::App* register_gate_command(CLI::App& app, GateCommandOptions& options);
+int gate_command(const GateCommandOptions& options, const std::vector<std::string>& command_line);
+
+struct CalibrateOptions {
+  MeasureOptions measure;
+  std::string variant, save_noise, out;
+};
+CLI::App* register_calibrate_command(CLI::App& app, CalibrateOptions& options);
+int calibrate_command(const CalibrateOptions& options, const std::vector<std::string>& command_line);
 
 CLI::App* register_list_command(CLI::App& app);
 int list_command();

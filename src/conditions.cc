@@ -5,6 +5,8 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -62,6 +64,72 @@ nlohmann::json allowed_cpus() {
 
 }  // namespace
 
+namespace {
+
+// Identifies the machine (not the run): results measured on different machines are not
+// comparable, and the gate says so.
+std::string fingerprint(const nlohmann::json& c) {
+  const std::string text = c.value("cpu_model", std::string()) + "|" + std::to_string(c.value("logical_cpus", 0)) +
+                           "|" + std::to_string(c.value("memory_bytes", std::uint64_t{0})) + "|" +
+                           c.value("hostname", std::string()) + "|" + c.value("kernel", std::string());
+  std::uint64_t h = 1469598103934665603ull;  // FNV-1a
+  for (unsigned char ch : text) h = (h ^ ch) * 1099511628211ull;
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+  return hex;
+}
+
+std::vector<int> isolated_cpus() {
+  std::vector<int> cpus;
+  auto line = first_line_of("/sys/devices/system/cpu/isolated");
+  if (line.is_null()) return cpus;
+  std::stringstream in(line.get<std::string>());
+  for (std::string part; std::getline(in, part, ',');) {
+    const auto dash = part.find('-');
+    try {
+      const int lo = std::stoi(part.substr(0, dash));
+      const int hi = dash == std::string::npos ? lo : std::stoi(part.substr(dash + 1));
+      for (int c = lo; c <= hi; ++c) cpus.push_back(c);
+    } catch (const std::exception&) {
+    }
+  }
+  return cpus;
+}
+
+}  // namespace
+
+std::vector<std::string> environment_warnings(const nlohmann::json& c, int pinned_cpu) {
+  std::vector<std::string> w;
+  if (!c["hypervisor"].is_null())
+    w.push_back("hypervisor detected (" + c["hypervisor"].get<std::string>() +
+                "): neighbours share the host; expect drift between processes and trust ratios measured side by side "
+                "(abench compare) over absolute figures, or gate on --measure instructions");
+  if (c["frequency_governor"].is_string() && c["frequency_governor"] != "performance")
+    w.push_back("frequency governor is '" + c["frequency_governor"].get<std::string>() +
+                "', not 'performance': cpupower frequency-set -g performance");
+  if (c["turbo"] == "on") w.push_back("turbo is on: the clock follows temperature; disable it for stable figures");
+  if (c["aslr"].is_string() && c["aslr"] != "0")
+    w.push_back("ASLR is on (randomize_va_space=" + c["aslr"].get<std::string>() +
+                "): addresses, and so padded capacities and cache placement, vary from process to process; "
+                "abench's several processes per variant average over it");
+  if (pinned_cpu >= 0) {
+    const auto isolated = isolated_cpus();
+    if (std::find(isolated.begin(), isolated.end(), pinned_cpu) == isolated.end())
+      w.push_back("pinned CPU " + std::to_string(pinned_cpu) +
+                  " is not isolated (isolcpus=): other tasks may run on it; boot with isolcpus=" +
+                  std::to_string(pinned_cpu) + " for a quiet CPU");
+  }
+  double load = 0;
+  if (std::FILE* f = std::fopen("/proc/loadavg", "r")) {
+    if (std::fscanf(f, "%lf", &load) != 1) load = 0;
+    std::fclose(f);
+  }
+  if (load > 0.5 * c.value("logical_cpus", 1))
+    w.push_back("the machine is busy (load average " + std::to_string(load).substr(0, 4) + " on " +
+                std::to_string(c.value("logical_cpus", 1)) + " CPUs): other work competes with the measurement");
+  return w;
+}
+
 nlohmann::json collect_conditions() {
   std::ifstream cpuinfo_file("/proc/cpuinfo");
   std::stringstream buffer;
@@ -74,7 +142,7 @@ nlohmann::json collect_conditions() {
   gethostname(host, sizeof host - 1);
 
   const std::string model = cpuinfo_field(cpuinfo, "model name");
-  return {
+  nlohmann::json conditions = {
       {"cpu_model", model.empty() ? nlohmann::json(nullptr) : nlohmann::json(model)},
       {"logical_cpus", std::thread::hardware_concurrency()},
       {"allowed_cpus", allowed_cpus()},
@@ -95,6 +163,8 @@ nlohmann::json collect_conditions() {
       {"cxx_flags", ABENCH_CXX_FLAGS},
       {"build_type", ABENCH_BUILD_TYPE},
   };
+  conditions["machine_fingerprint"] = fingerprint(conditions);
+  return conditions;
 }
 
 }  // namespace abench

@@ -9,4 +9,8 @@ namespace abench {
 
 nlohmann::json collect_conditions();
 
+// Conditions that make timings less trustworthy, each with a hint: hypervisor, frequency
+// governor, turbo, ASLR, a pinned CPU that is not isolated or is busy.
+std::vector<std::string> environment_warnings(const nlohmann::json& conditions, int pinned_cpu);
+
 }  // namespace abench

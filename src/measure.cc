@@ -123,6 +123,16 @@ RunResults execute_plan(Plan plan, const Matrix& matrix, const std::filesystem::
   results.command_line = command_line;
   results.started_at = utc_timestamp("%Y-%m-%dT%H:%M:%SZ");
 
+  // The CPU the workers will pin to, for the isolation check.
+  int cpu = -1;
+  if (matrix.protocol.pin) {
+    cpu = matrix.protocol.cpu;
+    if (cpu < 0 && results.conditions["allowed_cpus"].is_array() && !results.conditions["allowed_cpus"].empty())
+      cpu = results.conditions["allowed_cpus"].back().get<int>();
+  }
+  results.conditions["warnings"] = environment_warnings(results.conditions, cpu);
+  for (const auto& w : results.conditions["warnings"]) fmt::print(stderr, "warning: {}\n", w.get<std::string>());
+
   ProgressLine progress(stderr_is_terminal());
   OrchestratorHooks hooks;
   hooks.worker_path = [](const Variant& variant, WorkerMode mode) { return worker_path(variant, mode); };

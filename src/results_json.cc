@@ -90,6 +90,8 @@ nlohmann::json results_to_json(const RunResults& r) {
                            {"median_ns_per_op", p.median_ns_per_op},
                            {"samples_ns_per_op", p.sample_ns_per_op}});
     cells.push_back({{"id", spec.id},
+                     {"variant", variant.label()},
+                     {"side", r.plan.partner.empty() ? "" : (record.cell.variant % 2 == 0 ? "baseline" : "candidate")},
                      {"backend", variant.backend},
                      {"policy", name_of(spec.policy)},
                      {"workload", name_of(spec.workload)},

@@ -1,0 +1,184 @@
+#include "src/gate.h"
+
+#include <cmath>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "src/errors.h"
+#include "src/matrix.h"
+
+namespace abench {
+namespace {
+
+double percent_field(const nlohmann::json& j, const char* key, const std::string& where) {
+  const auto& v = j.at(key);
+  if (!v.is_number() || v.get<double>() < 0 || v.get<double>() > 1000)
+    throw UsageError(fmt::format("{}: field '{}' must be a percentage from 0 to 1000, got {}", where, key, v.dump()));
+  return v.get<double>() / 100;
+}
+
+}  // namespace
+
+bool glob_match(std::string_view pattern, std::string_view text) {
+  if (pattern.empty()) return text.empty();
+  if (pattern.front() == '*')
+    return glob_match(pattern.substr(1), text) || (!text.empty() && glob_match(pattern, text.substr(1)));
+  return !text.empty() && pattern.front() == text.front() && glob_match(pattern.substr(1), text.substr(1));
+}
+
+GateRules load_gate_rules(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw UsageError(path + ": cannot read the gate file");
+  std::stringstream text;
+  text << in.rdbuf();
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text.str());
+  } catch (const nlohmann::json::parse_error& e) {
+    throw UsageError(fmt::format("{}: malformed JSON at {}: {}", path,
+                                 line_and_column(text.str(), e.byte == 0 ? 0 : e.byte - 1), e.what()));
+  }
+  const std::set<std::string> allowed{"threshold_percent", "instruction_threshold_percent", "noise_multiplier",
+                                      "workloads", "cells"};
+  if (!j.is_object()) throw UsageError(path + ": a gate file is a JSON object");
+  GateRules rules;
+  for (const auto& [key, value] : j.items()) {
+    if (!allowed.contains(key))
+      throw UsageError(fmt::format("{}: unknown field '{}' (allowed: threshold_percent, "
+                                   "instruction_threshold_percent, noise_multiplier, workloads, cells)", path, key));
+  }
+  if (j.contains("threshold_percent")) rules.threshold = percent_field(j, "threshold_percent", path);
+  if (j.contains("instruction_threshold_percent"))
+    rules.instruction_threshold = percent_field(j, "instruction_threshold_percent", path);
+  if (j.contains("noise_multiplier")) {
+    if (!j["noise_multiplier"].is_number() || j["noise_multiplier"].get<double>() < 0)
+      throw UsageError(path + ": field 'noise_multiplier' must be a non-negative number");
+    rules.noise_multiplier = j["noise_multiplier"].get<double>();
+  }
+  if (j.contains("workloads")) {
+    if (!j["workloads"].is_object()) throw UsageError(path + ": field 'workloads' must map workload names to percentages");
+    for (const auto& [workload, value] : j["workloads"].items()) {
+      parse_workload(workload, path + ": field 'workloads'");
+      rules.workload_thresholds[workload] = percent_field(j["workloads"], workload.c_str(), path + ": field 'workloads'");
+    }
+  }
+  if (j.contains("cells")) {
+    if (!j["cells"].is_array()) throw UsageError(path + ": field 'cells' must be an array of {\"match\", \"threshold_percent\"}");
+    for (const auto& rule : j["cells"]) {
+      if (!rule.is_object() || !rule.contains("match") || !rule["match"].is_string() || !rule.contains("threshold_percent"))
+        throw UsageError(path + ": every entry of 'cells' needs \"match\" (a pattern such as \"jemalloc/*/grow/*\") "
+                                "and \"threshold_percent\"");
+      rules.cell_thresholds.emplace_back(rule["match"].get<std::string>(),
+                                         percent_field(rule, "threshold_percent", path + ": field 'cells'"));
+    }
+  }
+  return rules;
+}
+
+std::string_view name_of(GateOutcome outcome) {
+  switch (outcome) {
+    case GateOutcome::pass: return "pass";
+    case GateOutcome::regression: return "REGRESSION";
+    case GateOutcome::improvement: return "improvement";
+    case GateOutcome::failed: return "FAILED";
+  }
+  return "?";
+}
+
+int GateVerdict::exit_code() const {
+  if (failed > 0) return kExitMeasurementFailed;
+  if (regressions > 0) return kExitRegression;
+  return kExitOk;
+}
+
+GateVerdict evaluate_gate(const std::vector<GatePair>& pairs, const GateRules& rules,
+                          const std::map<std::string, double>& noise_floors, const CompareSettings& settings) {
+  GateVerdict verdict;
+  std::uint64_t seed = settings.seed;
+  for (const GatePair& pair : pairs) {
+    GateCell cell;
+    cell.key = pair.key;
+    cell.threshold = pair.instructions ? rules.instruction_threshold : rules.threshold;
+    if (auto w = rules.workload_thresholds.find(pair.workload); w != rules.workload_thresholds.end())
+      cell.threshold = w->second;
+    for (const auto& [pattern, threshold] : rules.cell_thresholds)
+      if (glob_match(pattern, pair.key)) {
+        cell.threshold = threshold;
+        break;
+      }
+    if (auto n = noise_floors.find(pair.key); n != noise_floors.end()) cell.noise_floor = n->second;
+    cell.applied = std::max(cell.threshold, rules.noise_multiplier * cell.noise_floor);
+    ++seed;
+    if (!pair.problem.empty() || pair.before.empty() || pair.after.empty()) {
+      cell.problem = pair.problem.empty() ? "no samples" : pair.problem;
+      ++verdict.failed;
+    } else {
+      cell.interval = bootstrap_ratio(pair.before, pair.after, settings.confidence, settings.resamples, seed);
+      const double change = cell.interval->ratio - 1;
+      if (cell.interval->low > 1 && change > cell.applied) {
+        cell.outcome = GateOutcome::regression;
+        ++verdict.regressions;
+      } else if (cell.interval->high < 1 && -change > cell.applied) {
+        cell.outcome = GateOutcome::improvement;
+        ++verdict.improvements;
+      } else {
+        cell.outcome = GateOutcome::pass;
+        ++verdict.unchanged;
+      }
+    }
+    verdict.cells.push_back(std::move(cell));
+  }
+  return verdict;
+}
+
+std::string gate_summary_lines(const GateVerdict& v) {
+  return fmt::format("regressions: {}\nimprovements: {}\nunchanged: {}\nfailed: {}\n", v.regressions,
+                     v.improvements, v.unchanged, v.failed);
+}
+
+std::string gate_markdown(const GateVerdict& v) {
+  std::string out = fmt::format("### abench gate: {}\n\n",
+                                v.exit_code() == 0 ? "pass" : v.exit_code() == 1 ? "REGRESSION" : "measurement failed");
+  out += "| cell | change | interval | threshold | noise floor | applied | result |\n|---|--:|---|--:|--:|--:|---|\n";
+  for (const GateCell& c : v.cells) {
+    const std::string change = c.interval ? fmt::format("{:+.2f}%", (c.interval->ratio - 1) * 100) : "-";
+    const std::string interval =
+        c.interval ? fmt::format("[{:+.2f}%, {:+.2f}%]", (c.interval->low - 1) * 100, (c.interval->high - 1) * 100) : "-";
+    const std::string result = c.outcome == GateOutcome::failed ? "FAILED: " + c.problem.substr(0, 80)
+                                                                : std::string(name_of(c.outcome));
+    out += fmt::format("| {} | {} | {} | {:.2f}% | {:.2f}% | {:.2f}%{} | {} |\n", c.key, change, interval,
+                       c.threshold * 100, c.noise_floor * 100, c.applied * 100,
+                       c.applied > c.threshold ? " (noise)" : "", result);
+  }
+  out += "\n" + gate_summary_lines(v);
+  for (const auto& w : v.warnings) out += "\n> **Warning:** " + w + "\n";
+  return out;
+}
+
+nlohmann::json gate_json(const GateVerdict& v) {
+  nlohmann::json cells = nlohmann::json::array();
+  for (const GateCell& c : v.cells) {
+    nlohmann::json j{{"cell", c.key},           {"threshold", c.threshold}, {"noise_floor", c.noise_floor},
+                     {"applied_threshold", c.applied}, {"result", name_of(c.outcome)},
+                     {"pass", c.outcome != GateOutcome::regression && c.outcome != GateOutcome::failed}};
+    if (c.interval) {
+      j["change"] = c.interval->ratio - 1;
+      j["interval"] = {c.interval->low - 1, c.interval->high - 1};
+    } else {
+      j["change"] = nullptr;
+      j["interval"] = nullptr;
+      j["problem"] = c.problem;
+    }
+    cells.push_back(std::move(j));
+  }
+  return {{"schema", "abench.gate"},        {"schema_version", 1},
+          {"exit_code", v.exit_code()},     {"regressions", v.regressions},
+          {"improvements", v.improvements}, {"unchanged", v.unchanged},
+          {"failed", v.failed},             {"warnings", v.warnings},
+          {"cells", cells}};
+}
+
+}  // namespace abench

@@ -1,0 +1,71 @@
+// The CI regression gate (docs/ci.md): each cell's change with its interval (the compare
+// statistics), against a threshold that is never below the cell's calibrated noise floor.
+// A cell fails only when its change is significant and beyond that threshold.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "src/bootstrap.h"
+#include "src/compare.h"
+
+namespace abench {
+
+inline constexpr int kExitRegression = 1;
+
+struct GateRules {
+  double threshold = 0.05;               // wall time: 5%
+  double instruction_threshold = 0.005;  // instructions: 0.5%
+  double noise_multiplier = 2.0;         // k in max(threshold, k x noise floor)
+  std::map<std::string, double> workload_thresholds;
+  std::vector<std::pair<std::string, double>> cell_thresholds;  // glob over the cell key, first match wins
+};
+
+// A gate file: {"threshold_percent": 5, "instruction_threshold_percent": 0.5,
+//  "noise_multiplier": 2, "workloads": {"append": 8},
+//  "cells": [{"match": "jemalloc/*/grow/*", "threshold_percent": 10}]}. Throws UsageError.
+GateRules load_gate_rules(const std::string& path);
+
+// '*' matches any run of characters.
+bool glob_match(std::string_view pattern, std::string_view text);
+
+struct GatePair {
+  std::string key;  // backend/policy/workload/size/R:P/live
+  std::string workload;
+  bool instructions = false;  // deterministic metric: no interval, exact comparison
+  ProcessSamples before, after;
+  std::string problem;  // why this pair cannot be judged (a failed cell)
+};
+
+enum class GateOutcome { pass, regression, improvement, failed };
+std::string_view name_of(GateOutcome outcome);
+
+struct GateCell {
+  std::string key;
+  std::optional<RatioInterval> interval;
+  double threshold = 0;      // from the rules
+  double noise_floor = 0;    // calibrated; 0 when none
+  double applied = 0;        // max(threshold, k x noise floor)
+  GateOutcome outcome = GateOutcome::failed;
+  std::string problem;
+};
+
+struct GateVerdict {
+  std::vector<GateCell> cells;
+  int regressions = 0, improvements = 0, unchanged = 0, failed = 0;
+  std::vector<std::string> warnings;
+  int exit_code() const;  // 3 failed cells, 1 regressions, else 0
+};
+
+GateVerdict evaluate_gate(const std::vector<GatePair>& pairs, const GateRules& rules,
+                          const std::map<std::string, double>& noise_floors, const CompareSettings& settings);
+
+std::string gate_markdown(const GateVerdict& verdict);
+nlohmann::json gate_json(const GateVerdict& verdict);
+std::string gate_summary_lines(const GateVerdict& verdict);
+
+}  // namespace abench

@@ -1,0 +1,20 @@
+// Writing a gate verdict (gate.md, gate.json, $GITHUB_STEP_SUMMARY) and gating a compare.
+#pragma once
+
+#include <filesystem>
+
+#include "src/commands.h"
+#include "src/gate.h"
+#include "src/results.h"
+
+namespace abench {
+
+// Writes the files, prints the table and the summary lines; returns the exit code.
+int report_gate(GateVerdict verdict, const std::filesystem::path& dir);
+
+void add_gate_rule_options(CLI::App& command, GateOptions& options);
+
+// The gate over a compare's pairs (compare --gate).
+GateVerdict gate_compare(const RunResults& results, const GateOptions& options);
+
+}  // namespace abench

@@ -1,0 +1,148 @@
+#include "src/result_file.h"
+
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "src/errors.h"
+#include "src/matrix.h"
+#include "src/results.h"
+
+namespace abench {
+
+std::string cell_key(const nlohmann::json& c) {
+  return fmt::format("{}/{}/{}/{}/{}:{}/{}", c.at("backend").get<std::string>(), c.at("policy").get<std::string>(),
+                     c.at("workload").get<std::string>(), c.at("size").get<std::uint64_t>(),
+                     c.at("requested_align").get<std::uint64_t>(), c.at("preferred_align").get<std::uint64_t>(),
+                     c.at("live").get<std::uint64_t>());
+}
+
+StoredResults results_from_json(const nlohmann::json& j, const std::string& path) {
+  if (!j.is_object() || j.value("schema", "") != "abench.results")
+    throw UsageError(path + ": not an abench results file (field 'schema' is not \"abench.results\"; "
+                            "give the results.json written by abench run or compare)");
+  if (j.value("schema_version", 0) != kResultsSchemaVersion)
+    throw UsageError(fmt::format("{}: field 'schema_version' is {}, this abench reads version {}", path,
+                                 j.value("schema_version", 0), kResultsSchemaVersion));
+  StoredResults r;
+  r.path = path;
+  try {
+    r.conditions = j.at("conditions");
+    r.machine_fingerprint = r.conditions.value("machine_fingerprint", "");
+    r.matrix_name = j.at("matrix").value("name", "");
+    const std::string metric = j.at("protocol").value("measure", "time") == "instructions" ? "instructions_per_op" : "ns_per_op";
+    for (const auto& c : j.at("cells")) {
+      StoredCell cell;
+      cell.key = cell_key(c);
+      cell.status = c.at("status").get<std::string>();
+      cell.metric = metric;
+      cell.variant = c.value("variant", "");
+      cell.side = c.value("side", "");
+      for (const auto& p : c.at("processes")) cell.samples.push_back(p.at("samples_ns_per_op").get<std::vector<double>>());
+      r.cells.push_back(std::move(cell));
+    }
+  } catch (const nlohmann::json::exception& e) {
+    throw UsageError(fmt::format("{}: malformed results: {}", path, e.what()));
+  }
+  return r;
+}
+
+StoredResults load_results_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw UsageError(path + ": cannot read the results file");
+  std::stringstream text;
+  text << in.rdbuf();
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text.str());
+  } catch (const nlohmann::json::parse_error& e) {
+    throw UsageError(fmt::format("{}: malformed JSON at {}: {}", path,
+                                 line_and_column(text.str(), e.byte == 0 ? 0 : e.byte - 1), e.what()));
+  }
+  return results_from_json(j, path);
+}
+
+}  // namespace abench
+
+#include <filesystem>
+#include <set>
+
+namespace abench {
+
+std::vector<GatePair> pair_results(const StoredResults& baseline, const StoredResults& candidate) {
+  auto side_of = [](const StoredResults& r, const char* excluded) {
+    std::map<std::string, const StoredCell*> cells;
+    for (const StoredCell& c : r.cells) {
+      if (c.side == excluded) continue;
+      if (!cells.emplace(c.key, &c).second)
+        throw UsageError(fmt::format("{}: cell {} appears twice (several variants of one backend and policy); "
+                                     "gate a compare with `abench compare --gate`", r.path, c.key));
+    }
+    return cells;
+  };
+  const auto before = side_of(baseline, "candidate"), after = side_of(candidate, "baseline");
+  std::vector<std::string> only_before, only_after;
+  for (const auto& [key, cell] : before)
+    if (!after.contains(key)) only_before.push_back(key);
+  for (const auto& [key, cell] : after)
+    if (!before.contains(key)) only_after.push_back(key);
+  if (!only_before.empty() || !only_after.empty())
+    throw UsageError(fmt::format(
+        "incompatible matrices: {} cells of the baseline {} are not in the candidate {}{}, and {} of the "
+        "candidate not in the baseline{}; gate results of the same matrix", only_before.size(), baseline.path,
+        candidate.path, only_before.empty() ? "" : " (first: " + only_before.front() + ")", only_after.size(),
+        only_after.empty() ? "" : " (first: " + only_after.front() + ")"));
+  std::vector<GatePair> pairs;
+  for (const auto& [key, b] : before) {
+    const StoredCell* a = after.at(key);
+    GatePair pair;
+    pair.key = key;
+    pair.workload = key.substr(key.find('/', key.find('/') + 1) + 1);
+    pair.workload = pair.workload.substr(0, pair.workload.find('/'));
+    pair.instructions = b->metric == "instructions_per_op";
+    if (b->metric != a->metric)
+      throw UsageError(fmt::format("{} measured {} and {} measured {}: gate like with like", baseline.path,
+                                   b->metric, candidate.path, a->metric));
+    pair.before = b->samples;
+    pair.after = a->samples;
+    if (b->status != "ok") pair.problem = "baseline cell " + b->status;
+    if (a->status != "ok") pair.problem = "candidate cell " + a->status;
+    pairs.push_back(std::move(pair));
+  }
+  return pairs;
+}
+
+std::map<std::string, double> load_noise_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw UsageError(path + ": cannot read the noise file (write one with abench calibrate --save-noise)");
+  try {
+    const auto j = nlohmann::json::parse(in);
+    if (j.value("schema", "") != "abench.noise") throw UsageError(path + ": not an abench noise file");
+    return j.at("cells").get<std::map<std::string, double>>();
+  } catch (const nlohmann::json::exception& e) {
+    throw UsageError(fmt::format("{}: malformed noise file: {}", path, e.what()));
+  }
+}
+
+std::string resolve_stored(const std::string& name_or_path, const char* file) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(name_or_path, ec)) return (std::filesystem::path(name_or_path) / file).string();
+  if (std::filesystem::exists(name_or_path, ec) || name_or_path.find('/') != std::string::npos ||
+      name_or_path.ends_with(".json"))
+    return name_or_path;
+  const auto dir = std::filesystem::path(source_directory()) / "results" / "baselines" / name_or_path;
+  if (!std::filesystem::exists(dir / file, ec)) {
+    std::string stored;
+    for (const auto& e : std::filesystem::directory_iterator(dir.parent_path(), ec))
+    {
+      if (!stored.empty()) stored += ", ";
+      stored += e.path().filename().string();
+    }
+    throw UsageError(fmt::format("no stored baseline '{}': {} does not exist (stored: {})", name_or_path,
+                                 (dir / file).string(), stored.empty() ? "none" : stored));
+  }
+  return (dir / file).string();
+}
+
+}  // namespace abench

@@ -1,0 +1,59 @@
+// Reading a results.json back (from run or compare) for the gate: every cell's identity,
+// status and per-process samples, validated with errors that name the file and field.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "src/bootstrap.h"
+
+namespace abench {
+
+struct StoredCell {
+  std::string key;     // "backend/policy/workload/size/R:P/live": what a cell is, across files
+  std::string variant;  // the variant's label in its file
+  std::string side;     // "baseline"/"candidate" in a compare's results, "" in a run's
+  std::string status;
+  std::string metric;   // "ns_per_op" or "instructions_per_op"
+  ProcessSamples samples;
+};
+
+struct StoredResults {
+  std::string path;
+  std::string machine_fingerprint;
+  std::string matrix_name;
+  std::vector<StoredCell> cells;
+  nlohmann::json conditions;
+};
+
+// Throws UsageError: unreadable, malformed JSON (line and column), not an abench results
+// file, another schema version, a field missing or of the wrong type.
+StoredResults load_results_file(const std::string& path);
+StoredResults results_from_json(const nlohmann::json& json, const std::string& path);
+
+// The key of a cell as results.json spells it.
+std::string cell_key(const nlohmann::json& cell);
+
+}  // namespace abench
+
+#include "src/gate.h"
+
+namespace abench {
+
+// Cells of two result files paired by key: the baseline file's baseline side (or all of a
+// run's cells) with the candidate file's candidate side. Throws UsageError when a file
+// holds one cell twice or the two files do not measure the same cells (incompatible
+// matrices).
+std::vector<GatePair> pair_results(const StoredResults& baseline, const StoredResults& candidate);
+
+// Noise floors written by abench calibrate: {"schema": "abench.noise", "cells": {key: floor}}.
+std::map<std::string, double> load_noise_file(const std::string& path);
+
+// results/baselines/NAME/<file>, or NAME itself when it is a path to an existing file or
+// directory (a directory means its results.json).
+std::string resolve_stored(const std::string& name_or_path, const char* file);
+
+}  // namespace abench

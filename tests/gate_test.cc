@@ -1,0 +1,106 @@
+#include <gtest/gtest.h>
+
+#include "src/errors.h"
+#include "src/gate.h"
+#include "src/result_file.h"
+#include "tests/temp_dir.h"
+
+namespace abench {
+namespace {
+
+ProcessSamples around(double center, int processes = 5, int samples = 11) {
+  ProcessSamples out;
+  for (int p = 0; p < processes; ++p) {
+    std::vector<double> s;
+    for (int i = 0; i < samples; ++i) s.push_back(center * (1 + 0.002 * ((p * 7 + i * 3) % 5 - 2)));
+    out.push_back(s);
+  }
+  return out;
+}
+
+GatePair pair(const std::string& key, double before, double after) {
+  GatePair p;
+  p.key = key;
+  p.workload = key.substr(key.find('/', key.find('/') + 1) + 1);
+  p.workload = p.workload.substr(0, p.workload.find('/'));
+  p.before = around(before);
+  p.after = around(after);
+  return p;
+}
+
+TEST(Gate, GlobMatch) {
+  EXPECT_TRUE(glob_match("jemalloc/*/grow/*", "jemalloc/exact/grow/64/1:256/1"));
+  EXPECT_FALSE(glob_match("jemalloc/*/grow/*", "mimalloc/exact/grow/64/1:256/1"));
+  EXPECT_TRUE(glob_match("*", "anything"));
+  EXPECT_TRUE(glob_match("*/64/*", "system/exact/append/64/1:256/1"));
+}
+
+TEST(Gate, RegressionBeyondThresholdFailsUnchangedAndSmallChangesPass) {
+  const GateVerdict v = evaluate_gate({pair("system/exact/append/64/1:256/1", 100, 110),
+                                       pair("system/exact/grow/64/1:256/1", 100, 102),
+                                       pair("system/exact/allocate/64/1:256/1", 100, 100),
+                                       pair("system/exact/zeroed/64/1:256/1", 100, 80)},
+                                      GateRules{}, {}, CompareSettings{});
+  ASSERT_EQ(v.cells.size(), 4u);
+  EXPECT_EQ(v.cells[0].outcome, GateOutcome::regression);  // +10% > 5%
+  EXPECT_EQ(v.cells[1].outcome, GateOutcome::pass);        // +2%: significant but below 5%
+  EXPECT_EQ(v.cells[2].outcome, GateOutcome::pass);
+  EXPECT_EQ(v.cells[3].outcome, GateOutcome::improvement);
+  EXPECT_EQ(v.regressions, 1);
+  EXPECT_EQ(v.exit_code(), 1);
+  EXPECT_NE(gate_summary_lines(v).find("regressions: 1\nimprovements: 1\nunchanged: 2\n"), std::string::npos);
+}
+
+TEST(Gate, ThresholdsPerWorkloadPerCellAndTheNoiseFloor) {
+  GateRules rules;
+  rules.workload_thresholds["append"] = 0.15;
+  rules.cell_thresholds.emplace_back("*/grow/*", 0.20);
+  const std::vector<GatePair> pairs{pair("system/exact/append/64/1:256/1", 100, 110),
+                                    pair("system/exact/grow/64/1:256/1", 100, 110),
+                                    pair("system/exact/allocate/64/1:256/1", 100, 110)};
+  GateVerdict v = evaluate_gate(pairs, rules, {}, CompareSettings{});
+  EXPECT_EQ(v.cells[0].outcome, GateOutcome::pass);  // 10% < 15% for append
+  EXPECT_EQ(v.cells[1].outcome, GateOutcome::pass);  // 10% < 20% for this pattern
+  EXPECT_EQ(v.cells[2].outcome, GateOutcome::regression);
+  // A calibrated noise floor of 6% with k = 2 lifts the bar to 12% for that cell.
+  v = evaluate_gate(pairs, rules, {{"system/exact/allocate/64/1:256/1", 0.06}}, CompareSettings{});
+  EXPECT_EQ(v.cells[2].outcome, GateOutcome::pass);
+  EXPECT_DOUBLE_EQ(v.cells[2].applied, 0.12);
+  EXPECT_NE(gate_markdown(v).find("(noise)"), std::string::npos);
+}
+
+TEST(Gate, AFailedCellIsAMeasurementFailure) {
+  GatePair broken = pair("system/exact/append/64/1:256/1", 100, 100);
+  broken.problem = "candidate cell failed";
+  const GateVerdict v = evaluate_gate({broken, pair("system/exact/grow/64/1:256/1", 100, 150)}, GateRules{}, {},
+                                      CompareSettings{});
+  EXPECT_EQ(v.failed, 1);
+  EXPECT_EQ(v.exit_code(), 3);
+  EXPECT_EQ(gate_json(v)["cells"][0]["pass"], false);
+}
+
+TEST(Gate, GateFileErrorsNameTheField) {
+  testing::TempDir dir;
+  auto error_of = [&](const std::string& text) {
+    try {
+      load_gate_rules(dir.write("gate.json", text));
+      return std::string();
+    } catch (const UsageError& e) {
+      return std::string(e.what());
+    }
+  };
+  EXPECT_NE(error_of(R"({"treshold_percent": 5})").find("unknown field 'treshold_percent'"), std::string::npos);
+  EXPECT_NE(error_of(R"({"threshold_percent": -1})").find("field 'threshold_percent' must be a percentage"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"workloads": {"shrink": 5}})").find("unknown workload 'shrink'"), std::string::npos);
+  EXPECT_NE(error_of(R"({"cells": [{"threshold_percent": 5}]})").find("needs \"match\""), std::string::npos);
+  EXPECT_NE(error_of("{\n  \"threshold_percent\": ,\n}").find("malformed JSON at line 2"), std::string::npos);
+  const GateRules rules = load_gate_rules(dir.write(
+      "ok.json", R"({"threshold_percent": 3, "workloads": {"append": 8}, "cells": [{"match": "jemalloc/*", "threshold_percent": 12}]})"));
+  EXPECT_DOUBLE_EQ(rules.threshold, 0.03);
+  EXPECT_DOUBLE_EQ(rules.workload_thresholds.at("append"), 0.08);
+  EXPECT_DOUBLE_EQ(rules.cell_thresholds.at(0).second, 0.12);
+}
+
+}  // namespace
+}  // namespace abench
