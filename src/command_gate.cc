@@ -88,7 +88,12 @@ CLI::App* register_gate_command(CLI::App& app, GateCommandOptions& o) {
 int gate_command(const GateCommandOptions& o, const std::vector<std::string>& command_line) {
   const StoredResults before = load_results_file(resolve_stored(o.baseline, "results.json"));
   const GateRules rules = rules_of(o.gate);
-  const auto noise = noise_of(o.gate);
+  auto noise = noise_of(o.gate);
+  // A stored baseline carries its calibrated noise floors when calibrate saved them there.
+  if (o.gate.noise.empty()) {
+    const auto beside = std::filesystem::path(resolve_stored(o.baseline, "results.json")).parent_path() / "noise.json";
+    if (std::filesystem::exists(beside)) noise = load_noise_file(beside.string());
+  }
   StoredResults after;
   std::filesystem::path dir;
   if (!o.candidate.empty()) {
@@ -98,6 +103,9 @@ int gate_command(const GateCommandOptions& o, const std::vector<std::string>& co
   } else {
     MeasureOptions measure = o.measure;
     if (measure.matrix == "default" && !before.matrix_name.empty()) measure.matrix = before.matrix_name;
+    // The same seed gives every process the cell order its baseline process had, so the
+    // allocator history behind each cell is the same on both sides.
+    if (!measure.seed && before.seed) measure.seed = before.seed;
     const Matrix matrix = load_measure_matrix(measure, built_backends());
     Plan plan = make_plan(matrix, matrix.protocol.seed);
     dir = prepare_output_dir(o.out, "gate-" + matrix.name);
@@ -130,19 +138,20 @@ int calibrate_command(const CalibrateOptions& o, const std::vector<std::string>&
   const RunResults results = execute_plan(std::move(plan), matrix, dir, command_line);
   const Comparison comparison = compare_results(results, CompareSettings{});
 
-  // How far an unchanged build moves: the larger end of the A/A interval.
+  // How far an unchanged build moves: the size of the A/A change. (Not the interval's
+  // end: the gate's own interval already accounts for the uncertainty of a change.)
   nlohmann::json cells = nlohmann::json::object();
   const StoredResults stored = results_from_json(results_to_json(results), (dir / "results.json").string());
   for (const CompareRow& row : comparison.rows)
-    if (row.interval)
-      cells[stored.cells[static_cast<std::size_t>(row.before_cell)].key] =
-          std::max(std::fabs(row.interval->low - 1), std::fabs(row.interval->high - 1));
+    if (row.interval) cells[stored.cells[static_cast<std::size_t>(row.before_cell)].key] = std::fabs(row.interval->ratio - 1);
   const nlohmann::json noise{{"schema", "abench.noise"}, {"schema_version", 1}, {"processes", matrix.protocol.processes},
                              {"conditions", results.conditions}, {"cells", cells}};
   const auto store = std::filesystem::path(source_directory()) / "results" / "baselines" / o.save_noise;
   std::filesystem::create_directories(store);
   write_file_atomically(store / "noise.json", noise.dump(2) + "\n");
   write_file_atomically(dir / "noise.json", noise.dump(2) + "\n");
+  write_file_atomically(dir / "compare.md", comparison_markdown(comparison));
+  write_file_atomically(dir / "compare.json", comparison_json(comparison).dump(2) + "\n");
   fmt::print("{}\n", comparison_markdown(comparison));
   fmt::print("noise floors of {} cells: {}\n", cells.size(), (store / "noise.json").string());
   return totals_of(results).failed ? kExitMeasurementFailed : kExitOk;

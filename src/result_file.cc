@@ -31,6 +31,7 @@ StoredResults results_from_json(const nlohmann::json& j, const std::string& path
     r.conditions = j.at("conditions");
     r.machine_fingerprint = r.conditions.value("machine_fingerprint", "");
     r.matrix_name = j.at("matrix").value("name", "");
+    r.seed = j.at("protocol").value("seed", std::uint64_t{0});
     const std::string metric = j.at("protocol").value("measure", "time") == "instructions" ? "instructions_per_op" : "ns_per_op";
     for (const auto& c : j.at("cells")) {
       StoredCell cell;

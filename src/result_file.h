@@ -25,6 +25,7 @@ struct StoredResults {
   std::string path;
   std::string machine_fingerprint;
   std::string matrix_name;
+  std::uint64_t seed = 0;  // the run's cell-order seed
   std::vector<StoredCell> cells;
   nlohmann::json conditions;
 };
