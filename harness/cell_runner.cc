@@ -5,6 +5,7 @@
 
 #include "harness/checked_allocator.h"
 #include "harness/clock.h"
+#include "harness/instruction_counter.h"
 #include "harness/native_allocator.h"
 #include "harness/workloads.h"
 
@@ -88,8 +89,20 @@ std::string verify_workload(const CellSpec& cell, const char* allocator_name, co
 }
 
 template <Workload W, class Context>
-CellReport measure_with(const CellSpec& cell, const Context& context, const SamplerConfig& sampler) {
+CellReport measure_with(const CellSpec& cell, const Context& context, const SamplerConfig& sampler,
+                        bool instructions) {
   BufferSlots<typename Context::Buffer> slots(cell.live);
+  if (instructions) {
+    // A fixed number of operations, after the same number unmeasured as warm-up.
+    const std::uint64_t iterations = (kInstructionModeOperations + cell.live - 1) / cell.live;
+    run_iterations<W>(context, slots, iterations);
+    const InstructionCount count =
+        count_region([&] { run_iterations<W>(context, slots, iterations); }, cell.id);
+    const double ops = static_cast<double>(iterations * cell.live);
+    CellReport report{cell.id, true, "", iterations, cell.live, 1, {static_cast<double>(count.instructions) / ops}, {}};
+    if (count.data_accesses) report.data_accesses_per_op = static_cast<double>(count.data_accesses) / ops;
+    return report;
+  }
   SamplerConfig config = sampler;
   if (cell.fixed_iterations) config.fixed_iterations = cell.fixed_iterations;
   const SampleRun run = sample(config, [&](std::uint64_t iterations) {
@@ -97,30 +110,31 @@ CellReport measure_with(const CellSpec& cell, const Context& context, const Samp
     run_iterations<W>(context, slots, iterations);
     return now_ns() - start;
   });
-  CellReport report{cell.id, true, "", run.iterations, cell.live, run.warmup_batches, {}};
+  CellReport report{cell.id, true, "", run.iterations, cell.live, run.warmup_batches, {}, {}};
   const double ops = static_cast<double>(run.iterations) * static_cast<double>(cell.live);
   for (std::uint64_t ns : run.batch_ns) report.sample_ns_per_op.push_back(static_cast<double>(ns) / ops);
   return report;
 }
 
 template <Workload W>
-CellReport measure(const CellSpec& cell, const SamplerConfig& sampler, bool touch, const LoadedPlugin* plugin) {
+CellReport measure(const CellSpec& cell, const SamplerConfig& sampler, bool touch, const LoadedPlugin* plugin,
+                   bool instructions) {
   const auto input = make_input(cell.size);
   if (plugin == nullptr) {
     const WorkloadContext<NativeAllocator> context{NativeAllocator{}, cell.policy, cell.size, cell.alignment,
                                                    cell.live, touch, input.data()};
-    return measure_with<W>(cell, context, sampler);
+    return measure_with<W>(cell, context, sampler, instructions);
   }
   if (!plugin->is_buffer()) {
     const WorkloadContext<PluginAllocator> context{PluginAllocator{plugin->plugin->allocator}, cell.policy,
                                                    cell.size, cell.alignment, cell.live, touch, input.data()};
-    return measure_with<W>(cell, context, sampler);
+    return measure_with<W>(cell, context, sampler, instructions);
   }
   const NativeAllocator native;
   CAllocator<NativeAllocator> interface(&native);
   const PluginBufferContext context{plugin->plugin->buffer, &interface.table, cell.policy, cell.size,
                                     cell.alignment, cell.live, touch, input.data()};
-  return measure_with<W>(cell, context, sampler);
+  return measure_with<W>(cell, context, sampler, instructions);
 }
 
 }  // namespace
@@ -130,14 +144,20 @@ std::string verify_cell(const CellSpec& cell, const char* allocator_name, const 
 }
 
 CellReport run_cell(const CellSpec& cell, const SamplerConfig& sampler, bool touch,
-                    const char* allocator_name, const LoadedPlugin* plugin) {
-  CellReport failed{cell.id, false, "", 0, 0, 0, {}};
+                    const char* allocator_name, const LoadedPlugin* plugin, bool instructions) {
+  CellReport failed{cell.id, false, "", 0, 0, 0, {}, {}};
   try {
+    if (instructions)
+      if (std::string refusal = instruction_refusal_reason(cell, touch); !refusal.empty()) {
+        failed.error = std::string(kRefusedPrefix) + refusal;
+        return failed;
+      }
     if (std::string problem = verify_cell(cell, allocator_name, plugin); !problem.empty()) {
       failed.error = "verification failed: " + problem;
       return failed;
     }
-    return with_workload(cell.workload, [&](auto w) { return measure<w.value>(cell, sampler, touch, plugin); });
+    return with_workload(cell.workload,
+                         [&](auto w) { return measure<w.value>(cell, sampler, touch, plugin, instructions); });
   } catch (const std::exception& e) {
     failed.error = std::string("measurement failed: ") + e.what();
     return failed;

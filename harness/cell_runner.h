@@ -15,7 +15,10 @@ namespace abench {
 std::string verify_cell(const CellSpec& cell, const char* allocator_name, const LoadedPlugin* plugin = nullptr);
 
 // verify_cell, then (if it passed) the timed samples. Never throws.
+// With `instructions`, the timed samples are replaced by one instruction count of a fixed
+// number of operations under callgrind (harness/instruction_counter.h).
 CellReport run_cell(const CellSpec& cell, const SamplerConfig& sampler, bool touch,
-                    const char* allocator_name, const LoadedPlugin* plugin = nullptr);
+                    const char* allocator_name, const LoadedPlugin* plugin = nullptr,
+                    bool instructions = false);
 
 }  // namespace abench

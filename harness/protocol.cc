@@ -50,7 +50,8 @@ void to_json(nlohmann::json& j, const WorkerRequest& r) {
        {"cpu", r.cpu},
        {"order", r.order == CellOrder::matrix ? "matrix" : "shuffled"},
        {"seed", r.seed},
-       {"plugin", r.plugin}};
+       {"plugin", r.plugin},
+       {"measure", r.instructions ? "instructions" : "time"}};
 }
 void from_json(const nlohmann::json& j, WorkerRequest& r) {
   j.at("protocol").get_to(r.protocol);
@@ -72,6 +73,7 @@ void from_json(const nlohmann::json& j, WorkerRequest& r) {
   r.order = j.at("order").get<std::string>() == "matrix" ? CellOrder::matrix : CellOrder::shuffled;
   j.at("seed").get_to(r.seed);
   r.plugin = j.value("plugin", "");
+  r.instructions = j.value("measure", "time") == "instructions";
 }
 
 void to_json(nlohmann::json& j, const WorkerHello& h) {
@@ -105,6 +107,7 @@ void to_json(nlohmann::json& j, const CellReport& r) {
   j["ops_per_iteration"] = r.ops_per_iteration;
   j["warmup_batches"] = r.warmup_batches;
   j["sample_ns_per_op"] = r.sample_ns_per_op;
+  if (r.data_accesses_per_op) j["data_accesses_per_op"] = *r.data_accesses_per_op;
 }
 void from_json(const nlohmann::json& j, CellReport& r) {
   j.at("id").get_to(r.id);
@@ -117,6 +120,7 @@ void from_json(const nlohmann::json& j, CellReport& r) {
   j.at("ops_per_iteration").get_to(r.ops_per_iteration);
   j.at("warmup_batches").get_to(r.warmup_batches);
   j.at("sample_ns_per_op").get_to(r.sample_ns_per_op);
+  if (j.contains("data_accesses_per_op")) r.data_accesses_per_op = j["data_accesses_per_op"].get<double>();
 }
 
 #define ABENCH_COUNT_FIELDS(X)                                                              \

@@ -10,7 +10,9 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -21,6 +23,10 @@
 namespace abench {
 
 inline constexpr int kProtocolVersion = 1;
+
+// A cell report whose error starts with this was refused (the mode cannot measure it
+// honestly), not failed.
+inline constexpr std::string_view kRefusedPrefix = "not measurable in instructions mode: ";
 
 struct CellSpec {
   int id = 0;
@@ -49,6 +55,7 @@ struct WorkerRequest {
   CellOrder order = CellOrder::shuffled;
   std::uint64_t seed = 0;
   std::string plugin;  // shared object with the subject under test ("" none)
+  bool instructions = false;  // deterministic mode: count instructions under callgrind
 };
 
 struct WorkerHello {
@@ -71,7 +78,8 @@ struct CellReport {
   std::uint64_t iterations = 0;      // per sample batch
   std::uint64_t ops_per_iteration = 0;
   int warmup_batches = 0;
-  std::vector<double> sample_ns_per_op;
+  std::vector<double> sample_ns_per_op;  // in instructions mode: instructions per op
+  std::optional<double> data_accesses_per_op;  // instructions mode only
 };
 
 // What one counting run saw for a cell. Per lifetime = per buffer built and dropped.

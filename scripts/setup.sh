@@ -7,9 +7,10 @@ ABENCH_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 ABENCH_BUILD="${ABENCH_BUILD:-$ABENCH_ROOT/build}"
 
 # Debian packages abench builds and tests with. gperftools (tcmalloc) is optional for the
-# build, but installed so the tcmalloc backend is there wherever the package exists.
+# build, but installed so the tcmalloc backend is there wherever the package exists;
+# valgrind runs --measure instructions (and provides valgrind/callgrind.h).
 ABENCH_PACKAGES=(g++ cmake make pkg-config git libcli11-dev nlohmann-json3-dev libfmt-dev
-                 libmimalloc-dev libjemalloc-dev libgtest-dev libgoogle-perftools-dev)
+                 libmimalloc-dev libjemalloc-dev libgtest-dev libgoogle-perftools-dev valgrind)
 
 abench_install_packages() {
   local missing=()

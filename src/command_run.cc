@@ -34,8 +34,8 @@ int run_command(const RunOptions& o, const std::vector<std::string>& command_lin
 
   const RunTotals t = totals_of(results);
   fmt::print("{}\n", results_to_table(results));
-  fmt::print("{} cells, {} failed, {} unstable; {} processes per variant; wall time {} (counting runs {:.1f} s)\n",
-             t.cells, t.failed, t.unstable, results.protocol.processes, format_duration(wall), t.counting_s);
+  fmt::print("{} cells, {} failed, {} refused, {} unstable; {} processes per variant; wall time {} (counting runs {:.1f} s)\n",
+             t.cells, t.failed, t.refused, t.unstable, results.protocol.processes, format_duration(wall), t.counting_s);
   fmt::print("results: {}/results.json, {}/results.csv\n", dir.string(), dir.string());
   if (!o.save_baseline.empty()) {
     const auto store = std::filesystem::path(source_directory()) / "results" / "baselines" / o.save_baseline;

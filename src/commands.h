@@ -13,6 +13,7 @@ namespace abench {
 // Axis and protocol overrides shared by every command that measures.
 struct MeasureOptions {
   std::string matrix = "default";
+  std::optional<std::string> measure;
   std::vector<std::string> backends, policies, workloads, sizes, alignments, lives;
   std::optional<int> samples, processes, cpu;
   std::optional<double> min_batch_ms, worker_timeout_s;

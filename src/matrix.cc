@@ -28,7 +28,7 @@ constexpr std::size_t kPreferredOnlyUpTo = 256;
 
 const std::set<std::string> kTopLevelFields{"description", "backends", "policies", "workloads",
                                             "sizes",       "alignments", "live", "protocol"};
-const std::set<std::string> kProtocolFields{"min_batch_ms", "samples", "processes", "order",
+const std::set<std::string> kProtocolFields{"measure", "min_batch_ms", "samples", "processes", "order",
                                             "fresh_process_per_cell", "touch", "counts", "pin", "cpu",
                                             "worker_timeout_s", "seed"};
 
@@ -80,6 +80,12 @@ void parse_protocol(const nlohmann::json& j, const std::string& file, RunProtoco
     if (!j[key].is_boolean()) fail(field(key), fmt::format("{} is not true or false", j[key].dump()));
     out = j[key].get<bool>();
   };
+  if (j.contains("measure")) {
+    const auto measure = string_value(j["measure"], field("measure"));
+    if (measure != "time" && measure != "instructions")
+      fail(field("measure"), fmt::format("'{}' is not a measure (allowed: time, instructions)", measure));
+    p.measure = measure == "instructions" ? Measure::instructions : Measure::time;
+  }
   if (j.contains("min_batch_ms")) {
     if (!j["min_batch_ms"].is_number() || j["min_batch_ms"].get<double>() <= 0)
       fail(field("min_batch_ms"), fmt::format("{} is not a positive number of milliseconds",

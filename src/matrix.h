@@ -14,7 +14,11 @@
 
 namespace abench {
 
+// What a timed worker measures: wall time, or instructions under callgrind.
+enum class Measure { time, instructions };
+
 struct RunProtocol {
+  Measure measure = Measure::time;
   double min_batch_ms = 25;
   int samples = 11;
   int processes = 3;

@@ -1,6 +1,13 @@
 #include "src/measure.h"
 
+#include <linux/perf_event.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 #include <ctime>
+#include <filesystem>
 #include <random>
 
 #include <fmt/format.h>
@@ -15,6 +22,34 @@
 
 namespace abench {
 namespace {
+
+std::string find_valgrind() {
+  for (const char* dir : {"/usr/bin", "/usr/local/bin"}) {
+    const std::string path = std::string(dir) + "/valgrind";
+    if (access(path.c_str(), X_OK) == 0) return path;
+  }
+  throw UsageError("--measure instructions needs valgrind, which is not installed (apt-get install valgrind)");
+}
+
+// perf_event_open for the instructions counter of this process: the test the kernel and
+// the hypervisor give hardware counters at all.
+bool perf_counters_available(std::string& why) {
+  perf_event_attr attr{};
+  attr.type = PERF_TYPE_HARDWARE;
+  attr.size = sizeof attr;
+  attr.config = PERF_COUNT_HW_INSTRUCTIONS;
+  attr.disabled = 1;
+  attr.exclude_kernel = 1;
+  attr.exclude_hv = 1;
+  const long fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
+  if (fd < 0) {
+    why = fmt::format("perf_event_open(PERF_COUNT_HW_INSTRUCTIONS) failed: {}", std::strerror(errno));
+    return false;
+  }
+  close(static_cast<int>(fd));
+  return true;
+}
+
 
 template <class T, class Parse>
 void override_axis(std::vector<T>& axis, const std::vector<std::string>& values, const char* option,
@@ -41,6 +76,20 @@ void apply_overrides(Matrix& m, const MeasureOptions& o, const std::vector<std::
   override_axis(m.lives, o.lives, "--live",
                 [](const auto& v, const auto& w) { return parse_live(number_text(v, w), w); });
   RunProtocol& p = m.protocol;
+  if (o.measure) {
+    if (*o.measure == "perf") {
+      std::string why;
+      if (!perf_counters_available(why))
+        throw UsageError("--measure perf: not supported on this machine: " + why +
+                         "; nothing was measured. Use --measure instructions (callgrind) for deterministic figures");
+      throw UsageError("--measure perf: this machine has hardware counters, but reading them is not implemented "
+                       "yet; use --measure instructions");
+    }
+    if (*o.measure != "time" && *o.measure != "instructions")
+      throw UsageError("option --measure: unknown measure '" + *o.measure + "' (allowed: time, instructions, perf)");
+    p.measure = *o.measure == "instructions" ? Measure::instructions : Measure::time;
+  }
+  if (p.measure == Measure::instructions && !o.samples) p.samples = 1;  // every sample would be the same
   if (o.samples) p.samples = *o.samples;
   if (o.processes) p.processes = *o.processes;
   if (o.min_batch_ms) p.min_batch_ms = *o.min_batch_ms;
@@ -68,6 +117,8 @@ std::string utc_timestamp(const char* format) {
 void add_measure_options(CLI::App& cmd, MeasureOptions& o) {
   cmd.add_option("--matrix", o.matrix, "Matrix name (matrices/NAME.json) or path to a .json file")
       ->capture_default_str();
+  cmd.add_option("--measure", o.measure,
+                 "time (default), instructions (callgrind: deterministic), perf (hardware counters)");
   cmd.add_option("--backend", o.backends, "Backends (comma-separated), e.g. system,mimalloc")->delimiter(',');
   cmd.add_option("--policy", o.policies, "Buffer policies: exact, padded")->delimiter(',');
   cmd.add_option("--workload", o.workloads, "Workloads: allocate, zeroed, grow, append, noop")->delimiter(',');
@@ -94,6 +145,8 @@ void add_measure_options(CLI::App& cmd, MeasureOptions& o) {
 Matrix load_measure_matrix(const MeasureOptions& o, const std::vector<std::string>& built) {
   Matrix matrix = load_matrix(o.matrix, built);
   apply_overrides(matrix, o, built);
+  // Deterministic mode repeats exactly only with the same cell orders: a fixed seed.
+  if (matrix.protocol.seed == 0 && matrix.protocol.measure == Measure::instructions) matrix.protocol.seed = 1;
   if (matrix.protocol.seed == 0)
     matrix.protocol.seed = std::random_device{}() | (std::uint64_t{std::random_device{}()} << 32) | 1;
   return matrix;
@@ -140,6 +193,11 @@ RunResults execute_plan(Plan plan, const Matrix& matrix, const std::filesystem::
   hooks.on_progress = [&](std::size_t done, std::size_t total, const std::string& current) {
     progress.update(done, total, current);
   };
+  if (matrix.protocol.measure == Measure::instructions) {
+    hooks.valgrind = find_valgrind();
+    hooks.callgrind_dir = (dir / "callgrind").string();
+    std::filesystem::create_directories(hooks.callgrind_dir);
+  }
   ProcessLauncher launcher;
   run_plan(results, launcher, hooks);
   progress.finish();
@@ -154,9 +212,10 @@ RunTotals totals_of(const RunResults& results) {
   for (const auto& w : results.workers)
     if (w.job.mode == WorkerMode::count) t.counting_s += w.wall_s;
   for (const auto& cell : results.cells) {
-    const CellSummary s = summarize(cell, results.protocol.processes);
+    const CellSummary s = summarize(cell, results.protocol.processes, results.protocol.measure);
     ++t.cells;
-    t.failed += s.status != CellStatus::ok;
+    t.failed += s.status != CellStatus::ok && s.status != CellStatus::refused;
+    t.refused += s.status == CellStatus::refused;
     t.unstable += s.unstable;
   }
   return t;

@@ -26,7 +26,7 @@ RunResults execute_plan(Plan plan, const Matrix& matrix, const std::filesystem::
                         const std::vector<std::string>& command_line);
 
 struct RunTotals {
-  std::size_t cells = 0, failed = 0, unstable = 0;
+  std::size_t cells = 0, failed = 0, unstable = 0, refused = 0;
   double counting_s = 0;
 };
 RunTotals totals_of(const RunResults& results);

@@ -99,7 +99,9 @@ class JobRunner {
     CellRecord* record = accept(report.id);
     if (record == nullptr) return;
     CellRecord& cell = *record;
-    if (!report.ok || report.sample_ns_per_op.empty()) {
+    if (!report.ok && report.error.starts_with(kRefusedPrefix)) {
+      cell.refusal = report.error;
+    } else if (!report.ok || report.sample_ns_per_op.empty()) {
       cell.failures.push_back(report.ok ? "worker reported no samples" : report.error);
     } else {
       ProcessMeasurement m;
@@ -111,6 +113,7 @@ class JobRunner {
       m.warmup_batches = report.warmup_batches;
       m.sample_ns_per_op = report.sample_ns_per_op;
       m.median_ns_per_op = median(report.sample_ns_per_op);
+      m.data_accesses_per_op = report.data_accesses_per_op;
       cell.processes.push_back(std::move(m));
     }
     reported();
@@ -169,6 +172,21 @@ LaunchRequest make_launch_request(const RunResults& results, const Job& job, con
   }
   request.stdin_text = nlohmann::json(make_worker_request(results, job)).dump() + "\n";
   request.timeout_s = worker_timeout_s(results.protocol, job.cell_ids.size());
+  if (job.mode == WorkerMode::time && results.protocol.measure == Measure::instructions) {
+    // Collection starts off; the worker switches it on around each measured region and
+    // reads its dumps from this directory. --cache-sim adds data reads and writes.
+    request.arguments = {"--tool=callgrind", "--collect-atstart=no", "--cache-sim=yes",
+                         "--callgrind-out-file=" + hooks.callgrind_dir + "/callgrind.%p", "--", request.executable};
+    request.executable = hooks.valgrind;
+    request.environment.emplace_back("ABENCH_CALLGRIND_DIR", hooks.callgrind_dir);
+    // jemalloc purges dirty pages on a timer, so its instruction counts would follow the
+    // clock; with decay off they repeat exactly. A MALLOC_CONF the variant sets wins.
+    const bool own_conf = std::any_of(variant.env.begin(), variant.env.end(),
+                                      [](const auto& kv) { return kv.first == "MALLOC_CONF"; });
+    if (variant.backend == "jemalloc" && !own_conf)
+      request.environment.emplace_back("MALLOC_CONF", kDeterministicJemallocConf);
+    request.timeout_s *= 20;  // callgrind runs code ~50x slower; cells are few operations
+  }
   return request;
 }
 
@@ -179,6 +197,7 @@ WorkerRequest make_worker_request(const RunResults& results, const Job& job) {
     if (job.mode == WorkerMode::time) request.cells.back().fixed_iterations = paired_iterations(results, id);
   }
   request.plugin = results.plan.variants[job.variant].plugin;
+  request.instructions = job.mode == WorkerMode::time && results.protocol.measure == Measure::instructions;
   request.mode = job.mode;
   const RunProtocol& p = results.protocol;
   request.sampler.min_batch_ns = static_cast<std::uint64_t>(p.min_batch_ms * 1e6);
@@ -193,7 +212,7 @@ WorkerRequest make_worker_request(const RunResults& results, const Job& job) {
 
 void run_plan(RunResults& results, WorkerLauncher& launcher, const OrchestratorHooks& hooks) {
   results.cells.clear();
-  for (const auto& cell : results.plan.cells) results.cells.push_back({cell, std::nullopt, {}, {}});
+  for (const auto& cell : results.plan.cells) results.cells.push_back({cell, std::nullopt, {}, {}, ""});
   std::size_t done = 0;
   std::size_t total = 0;
   for (const auto& job : results.plan.jobs) total += job.cell_ids.size();

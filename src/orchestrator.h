@@ -14,6 +14,9 @@ namespace abench {
 struct OrchestratorHooks {
   // Path of the worker executable for a backend.
   std::function<std::string(const Variant& variant, WorkerMode mode)> worker_path;
+  // Instructions mode: valgrind's path, and where callgrind writes its dumps.
+  std::string valgrind = "/usr/bin/valgrind";
+  std::string callgrind_dir = "/tmp";
   // Called after every change to the results (a cell reported, a worker ended), so the
   // caller can put them on disk before the next cell starts.
   std::function<void(const RunResults&)> on_update = [](const RunResults&) {};
@@ -21,6 +24,9 @@ struct OrchestratorHooks {
   std::function<void(std::size_t done, std::size_t total, const std::string& current)> on_progress =
       [](std::size_t, std::size_t, const std::string&) {};
 };
+
+// Instructions mode's setting for jemalloc workers (see make_launch_request).
+inline constexpr const char* kDeterministicJemallocConf = "dirty_decay_ms:-1,muzzy_decay_ms:-1";
 
 WorkerRequest make_worker_request(const RunResults& results, const Job& job);
 // The worker process for a job: its variant's executable, environment and preload.

@@ -40,7 +40,8 @@ StoredResults results_from_json(const nlohmann::json& j, const std::string& path
       cell.metric = metric;
       cell.variant = c.value("variant", "");
       cell.side = c.value("side", "");
-      for (const auto& p : c.at("processes")) cell.samples.push_back(p.at("samples_ns_per_op").get<std::vector<double>>());
+      const char* samples_key = metric == "instructions_per_op" ? "samples_instructions_per_op" : "samples_ns_per_op";
+      for (const auto& p : c.at("processes")) cell.samples.push_back(p.at(samples_key).get<std::vector<double>>());
       r.cells.push_back(std::move(cell));
     }
   } catch (const nlohmann::json::exception& e) {
@@ -97,6 +98,7 @@ std::vector<GatePair> pair_results(const StoredResults& baseline, const StoredRe
   std::vector<GatePair> pairs;
   for (const auto& [key, b] : before) {
     const StoredCell* a = after.at(key);
+    if (b->status == "refused" && a->status == "refused") continue;  // neither side could measure it
     GatePair pair;
     pair.key = key;
     pair.workload = key.substr(key.find('/', key.find('/') + 1) + 1);

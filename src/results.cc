@@ -13,16 +13,29 @@ std::string_view name_of(CellStatus status) {
     case CellStatus::pending: return "pending";
     case CellStatus::ok: return "ok";
     case CellStatus::failed: return "failed";
+    case CellStatus::refused: return "refused";
   }
   return "?";
 }
 
-CellSummary summarize(const CellRecord& record, int expected_processes) {
+const MetricNames& metric_names(Measure measure) {
+  static const MetricNames time{"ns_per_op", "process_min_ns", "process_max_ns", "median_ns_per_op",
+                                "samples_ns_per_op", "ns/op"};
+  static const MetricNames instructions{"instructions_per_op", "process_min_instructions",
+                                        "process_max_instructions", "median_instructions_per_op",
+                                        "samples_instructions_per_op", "instr/op"};
+  return measure == Measure::instructions ? instructions : time;
+}
+
+CellSummary summarize(const CellRecord& record, int expected_processes, Measure measure) {
   CellSummary s;
   s.processes = static_cast<int>(record.processes.size());
   if (!record.failures.empty()) {
     s.status = CellStatus::failed;
     s.error = record.failures.front();
+  } else if (!record.refusal.empty() && record.processes.empty()) {
+    s.status = CellStatus::refused;
+    s.error = record.refusal;
   } else if (s.processes >= expected_processes) {
     s.status = CellStatus::ok;
   }
@@ -54,7 +67,7 @@ CellSummary summarize(const CellRecord& record, int expected_processes) {
   s.iterations = static_cast<std::uint64_t>(median(iterations));
   s.samples = static_cast<int>(record.processes.front().sample_ns_per_op.size());
   s.unstable = medians.size() > 1 && *s.process_max_ns > kUnstableSpread * *s.process_min_ns;
-  s.elision_suspected = record.cell.spec.workload != Workload::noop &&
+  s.elision_suspected = measure == Measure::time && record.cell.spec.workload != Workload::noop &&
                         *s.ns_per_op < kMinPlausibleNsPerAllocatingOp;
   return s;
 }

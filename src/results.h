@@ -28,8 +28,9 @@ struct ProcessMeasurement {
   std::uint64_t seed = 0;
   std::uint64_t iterations = 0;
   int warmup_batches = 0;
-  std::vector<double> sample_ns_per_op;
+  std::vector<double> sample_ns_per_op;  // or instructions per op (Measure::instructions)
   double median_ns_per_op = 0;
+  std::optional<double> data_accesses_per_op;  // instructions mode
 };
 
 struct CellRecord {
@@ -37,6 +38,7 @@ struct CellRecord {
   std::optional<CellCounts> counts;  // from the counting run, never from a timed one
   std::vector<ProcessMeasurement> processes;
   std::vector<std::string> failures;  // one per failed process, with the evidence
+  std::string refusal;                // the mode cannot measure this cell honestly
 };
 
 struct WorkerRecord {
@@ -60,7 +62,7 @@ struct RunResults {
   bool complete = false;
 };
 
-enum class CellStatus { pending, ok, failed };
+enum class CellStatus { pending, ok, failed, refused };
 
 struct CellSummary {
   CellStatus status = CellStatus::pending;
@@ -80,7 +82,18 @@ struct CellSummary {
 // The smallest ns per operation a workload that allocates can honestly take.
 inline constexpr double kMinPlausibleNsPerAllocatingOp = 1.0;
 
-CellSummary summarize(const CellRecord& record, int expected_processes);
+// The names of the measured figure in files and tables, by what was measured.
+struct MetricNames {
+  const char* per_op;        // "ns_per_op" or "instructions_per_op"
+  const char* process_min;   // "process_min_ns" ...
+  const char* process_max;
+  const char* process_median;
+  const char* samples;
+  const char* column;        // table heading
+};
+const MetricNames& metric_names(Measure measure);
+
+CellSummary summarize(const CellRecord& record, int expected_processes, Measure measure = Measure::time);
 std::string_view name_of(CellStatus status);
 
 // Allocator version and malloc object reported by the first worker of each variant.

@@ -37,16 +37,18 @@ std::string csv_field(const std::string& text) {
 }  // namespace
 
 std::string results_to_csv(const RunResults& r) {
+  const MetricNames& names = metric_names(r.protocol.measure);
   std::string out =
-      "backend,policy,workload,size,requested_align,preferred_align,live,ns_per_op,"
-      "process_min_ns,process_max_ns,iterations,samples,processes,"
+      fmt::format("backend,policy,workload,size,requested_align,preferred_align,live,{},{},{},", names.per_op,
+                  names.process_min, names.process_max) +
+      "iterations,samples,processes,"
       "requests,frees,requested_bytes,final_request_bytes_min,final_request_bytes_max,"
       "usable_bytes_min,usable_bytes_max,block_usable_bytes_min,block_usable_bytes_max,"
       "fragmentation_bytes_min,fragmentation_bytes_max,peak_live_bytes,peak_rss_bytes,"
       "minor_faults,allocator_resident_bytes,count_check,status,unstable,elision_suspected,error\n";
   for (const CellRecord& record : r.cells) {
     const CellSpec& c = record.cell.spec;
-    const CellSummary s = summarize(record, r.protocol.processes);
+    const CellSummary s = summarize(record, r.protocol.processes, r.protocol.measure);
     out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{}{},{},{},{},{}\n",
                        r.plan.variants[record.cell.variant].backend, name_of(c.policy),
                        name_of(c.workload), c.size, c.alignment.requested, c.alignment.preferred,

@@ -1,6 +1,8 @@
 #include <fmt/format.h>
 
+#include "harness/instruction_counter.h"
 #include "src/atomic_file.h"
+#include "src/orchestrator.h"
 #include "src/results_writers.h"
 
 namespace abench {
@@ -11,7 +13,8 @@ nlohmann::json optional_number(const std::optional<double>& v) {
 }
 
 nlohmann::json protocol_json(const RunProtocol& p) {
-  return {{"min_batch_ms", p.min_batch_ms},
+  nlohmann::json j = {{"measure", p.measure == Measure::instructions ? "instructions" : "time"},
+          {"min_batch_ms", p.min_batch_ms},
           {"samples", p.samples},
           {"processes", p.processes},
           {"order", p.order == CellOrder::matrix ? "matrix" : "shuffled"},
@@ -23,6 +26,11 @@ nlohmann::json protocol_json(const RunProtocol& p) {
           {"worker_timeout_s", p.worker_timeout_s},
           {"seed", p.seed},
           {"unstable_spread", kUnstableSpread}};
+  if (p.measure == Measure::instructions)
+    j["instructions_mode"] = {{"tool", "valgrind --tool=callgrind --collect-atstart=no --cache-sim=yes"},
+                              {"operations_per_cell", kInstructionModeOperations},
+                              {"jemalloc_malloc_conf", kDeterministicJemallocConf}};
+  return j;
 }
 
 nlohmann::json matrix_json(const Matrix& m) {
@@ -75,20 +83,23 @@ nlohmann::json results_to_json(const RunResults& r) {
   }
 
   nlohmann::json cells = nlohmann::json::array();
+  const MetricNames& names = metric_names(r.protocol.measure);
   for (const CellRecord& record : r.cells) {
     const CellSpec& spec = record.cell.spec;
     const Variant& variant = r.plan.variants[record.cell.variant];
-    const CellSummary s = summarize(record, r.protocol.processes);
+    const CellSummary s = summarize(record, r.protocol.processes, r.protocol.measure);
     nlohmann::json processes = nlohmann::json::array();
-    for (const auto& p : record.processes)
+    for (const auto& p : record.processes) {
       processes.push_back({{"round", p.round + 1},
                            {"pid", p.pid},
                            {"cpu", p.cpu},
                            {"seed", p.seed},
                            {"iterations", p.iterations},
                            {"warmup_batches", p.warmup_batches},
-                           {"median_ns_per_op", p.median_ns_per_op},
-                           {"samples_ns_per_op", p.sample_ns_per_op}});
+                           {names.process_median, p.median_ns_per_op},
+                           {names.samples, p.sample_ns_per_op}});
+      if (p.data_accesses_per_op) processes.back()["data_accesses_per_op"] = *p.data_accesses_per_op;
+    }
     cells.push_back({{"id", spec.id},
                      {"variant", variant.label()},
                      {"side", r.plan.partner.empty() ? "" : (record.cell.variant % 2 == 0 ? "baseline" : "candidate")},
@@ -101,9 +112,9 @@ nlohmann::json results_to_json(const RunResults& r) {
                      {"live", spec.live},
                      {"status", name_of(s.status)},
                      {"errors", record.failures},
-                     {"ns_per_op", optional_number(s.ns_per_op)},
-                     {"process_min_ns", optional_number(s.process_min_ns)},
-                     {"process_max_ns", optional_number(s.process_max_ns)},
+                     {names.per_op, optional_number(s.ns_per_op)},
+                     {names.process_min, optional_number(s.process_min_ns)},
+                     {names.process_max, optional_number(s.process_max_ns)},
                      {"unstable", s.unstable},
                      {"iterations", s.iterations},
                      {"ops_per_iteration", spec.live},

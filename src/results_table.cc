@@ -25,15 +25,17 @@ std::string per_buffer(std::uint64_t total, std::uint64_t buffers) {
 
 std::string results_to_table(const RunResults& r) {
   using Row = std::array<std::string, kColumns>;
-  std::vector<Row> rows{{"backend", "policy", "workload", "size", "align R:P", "live", "ns/op",
+  std::vector<Row> rows{{"backend", "policy", "workload", "size", "align R:P", "live",
+                         metric_names(r.protocol.measure).column,
                          "process range", "req/buf", "bytes/buf", "usable"}};
   std::vector<std::string> notes{"note"};
   for (const CellRecord& record : r.cells) {
     const CellSpec& c = record.cell.spec;
-    const CellSummary s = summarize(record, r.protocol.processes);
+    const CellSummary s = summarize(record, r.protocol.processes, r.protocol.measure);
     std::string note;
     if (s.status == CellStatus::failed) note = "FAILED: " + s.error.substr(0, 100);
     else if (s.status == CellStatus::pending) note = "not measured";
+    else if (s.status == CellStatus::refused) note = "REFUSED: " + s.error.substr(kRefusedPrefix.size(), 110);
     if (s.unstable) note = fmt::format("UNSTABLE (>{}x) {}", kUnstableSpread, note);
     if (s.elision_suspected) note = "ELIDED? (<1 ns) " + note;
     if (!s.count_check.empty() && s.count_check != "ok") note = "COUNTS " + s.count_check + " " + note;

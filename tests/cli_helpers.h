@@ -46,15 +46,25 @@ inline std::vector<std::string> split_lines(const std::string& text) {
   return lines;
 }
 
-// results.csv as one map a row, keyed by the header (abench writes no quoted field in
-// rows without an error message, which these tests check for).
+// results.csv as one map a row, keyed by the header.
 inline std::vector<std::map<std::string, std::string>> read_csv(const std::filesystem::path& p) {
+  // RFC 4180 fields: a quoted field may hold commas and doubled quotes.
   auto split = [](const std::string& line) {
-    std::vector<std::string> fields;
-    std::string field;
-    std::istringstream in(line);
-    while (std::getline(in, field, ',')) fields.push_back(field);
-    if (!line.empty() && line.back() == ',') fields.emplace_back();
+    std::vector<std::string> fields(1);
+    bool quoted = false;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+      const char c = line[i];
+      if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+        fields.back() += '"';
+        ++i;
+      } else if (c == '"') {
+        quoted = !quoted;
+      } else if (c == ',' && !quoted) {
+        fields.emplace_back();
+      } else {
+        fields.back() += c;
+      }
+    }
     return fields;
   };
   const auto lines = split_lines(read_file(p));
