@@ -1,5 +1,6 @@
 // abench gate: pass or fail a candidate against a baseline (docs/ci.md), and abench
 // calibrate: measure each cell's noise floor with an A/A comparison.
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
@@ -118,43 +119,70 @@ int gate_command(const GateCommandOptions& o, const std::vector<std::string>& co
 }
 
 CLI::App* register_calibrate_command(CLI::App& app, CalibrateOptions& o) {
-  CLI::App* cmd = app.add_subcommand("calibrate", "Measure each cell's noise floor: a variant against itself (A/A)");
+  CLI::App* cmd = app.add_subcommand("calibrate", "Measure each cell's noise floor: unchanged runs, one after another (A/A)");
   cmd->add_option("--variant", o.variant, "The variant, as for compare (default: the matrix's backends and policies)");
   cmd->add_option("--save-noise", o.save_noise, "Store the floors as results/baselines/NAME/noise.json")->required();
+  cmd->add_option("--runs", o.runs, "Unchanged runs to measure (at least 2)")->check(CLI::Range(2, 50))->capture_default_str();
   add_measure_options(*cmd, o.measure);
   cmd->add_option("--out", o.out, "Output directory (default: results/<time>-calibrate-<matrix>)");
   return cmd;
 }
 
+// The gate compares a baseline with a run made later, so the noise that matters is how
+// far an unchanged build moves from one run to the next, not only between the processes
+// of one run. calibrate makes `runs` runs one after another with the same seed (as the
+// gate does) and takes, per cell, the largest |median of run i / median of run 1 - 1|.
 int calibrate_command(const CalibrateOptions& o, const std::vector<std::string>& command_line) {
   const auto built = built_backends();
   const Matrix matrix = load_measure_matrix(o.measure, built);
-  const auto variants =
-      expand_variant_spec(parse_variant_spec(o.variant.empty() ? "label=" : o.variant, "--variant", built), matrix);
-  Plan plan = make_compare_plan(matrix, variants, variants, matrix.protocol.seed);
+  std::vector<Variant> variants;
+  if (!o.variant.empty()) variants = expand_variant_spec(parse_variant_spec(o.variant, "--variant", built), matrix);
+  const Plan plan = o.variant.empty() ? make_plan(matrix, matrix.protocol.seed)
+                                      : make_variant_plan(matrix, variants, matrix.protocol.seed);
   ProcessLauncher launcher;
   preflight_variants(plan.variants, matrix.protocol.counts, launcher);
   const auto dir = prepare_output_dir(o.out, "calibrate-" + matrix.name);
-  const RunResults results = execute_plan(std::move(plan), matrix, dir, command_line);
-  const Comparison comparison = compare_results(results, CompareSettings{});
 
-  // How far an unchanged build moves: the size of the A/A change. (Not the interval's
-  // end: the gate's own interval already accounts for the uncertainty of a change.)
+  std::vector<StoredResults> runs;
+  std::size_t failed = 0;
+  for (int run = 0; run < o.runs; ++run) {
+    const auto run_dir = dir / fmt::format("run{}", run + 1);
+    std::filesystem::create_directories(run_dir);
+    const RunResults results = execute_plan(plan, matrix, run_dir, command_line);
+    failed += totals_of(results).failed;
+    runs.push_back(results_from_json(results_to_json(results), (run_dir / "results.json").string()));
+  }
   nlohmann::json cells = nlohmann::json::object();
-  const StoredResults stored = results_from_json(results_to_json(results), (dir / "results.json").string());
-  for (const CompareRow& row : comparison.rows)
-    if (row.interval) cells[stored.cells[static_cast<std::size_t>(row.before_cell)].key] = std::fabs(row.interval->ratio - 1);
-  const nlohmann::json noise{{"schema", "abench.noise"}, {"schema_version", 1}, {"processes", matrix.protocol.processes},
-                             {"conditions", results.conditions}, {"cells", cells}};
+  std::vector<double> floors;
+  for (std::size_t c = 0; c < runs.front().cells.size(); ++c) {
+    const StoredCell& first = runs.front().cells[c];
+    if (first.samples.empty()) continue;
+    const double reference = median_of_medians(first.samples);
+    double floor = 0;
+    for (std::size_t r = 1; r < runs.size(); ++r)
+      if (!runs[r].cells[c].samples.empty())
+        floor = std::max(floor, std::fabs(median_of_medians(runs[r].cells[c].samples) / reference - 1));
+    cells[first.key] = floor;
+    floors.push_back(floor);
+  }
+  const nlohmann::json noise{{"schema", "abench.noise"},
+                             {"schema_version", 1},
+                             {"method", "largest |change| of the median over unchanged runs, one after another"},
+                             {"runs", o.runs},
+                             {"processes", matrix.protocol.processes},
+                             {"conditions", runs.front().conditions},
+                             {"cells", cells}};
   const auto store = std::filesystem::path(source_directory()) / "results" / "baselines" / o.save_noise;
   std::filesystem::create_directories(store);
   write_file_atomically(store / "noise.json", noise.dump(2) + "\n");
   write_file_atomically(dir / "noise.json", noise.dump(2) + "\n");
-  write_file_atomically(dir / "compare.md", comparison_markdown(comparison));
-  write_file_atomically(dir / "compare.json", comparison_json(comparison).dump(2) + "\n");
-  fmt::print("{}\n", comparison_markdown(comparison));
-  fmt::print("noise floors of {} cells: {}\n", cells.size(), (store / "noise.json").string());
-  return totals_of(results).failed ? kExitMeasurementFailed : kExitOk;
+  std::sort(floors.begin(), floors.end());
+  if (!floors.empty())
+    fmt::print("noise floors of {} cells over {} runs: median {:.2f}%, 90th percentile {:.2f}%, largest {:.2f}%\n",
+               floors.size(), o.runs, floors[floors.size() / 2] * 100, floors[floors.size() * 9 / 10] * 100,
+               floors.back() * 100);
+  fmt::print("stored: {}\n", (store / "noise.json").string());
+  return failed ? kExitMeasurementFailed : kExitOk;
 }
 
 }  // namespace abench

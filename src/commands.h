@@ -64,6 +64,7 @@ int gate_command(const GateCommandOptions& options, const std::vector<std::strin
 struct CalibrateOptions {
   MeasureOptions measure;
   std::string variant, save_noise, out;
+  int runs = 3;
 };
 CLI::App* register_calibrate_command(CLI::App& app, CalibrateOptions& options);
 int calibrate_command(const CalibrateOptions& options, const std::vector<std::string>& command_line);

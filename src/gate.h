@@ -20,7 +20,7 @@ inline constexpr int kExitRegression = 1;
 struct GateRules {
   double threshold = 0.05;               // wall time: 5%
   double instruction_threshold = 0.005;  // instructions: 0.5%
-  double noise_multiplier = 2.0;         // k in max(threshold, k x noise floor)
+  double noise_multiplier = 1.5;         // k in max(threshold, k x noise floor)
   std::map<std::string, double> workload_thresholds;
   std::vector<std::pair<std::string, double>> cell_thresholds;  // glob over the cell key, first match wins
 };

@@ -108,6 +108,10 @@ Plan make_plan(const Matrix& m, std::uint64_t seed) {
   return schedule(m, std::move(variants), seed, rotated);
 }
 
+Plan make_variant_plan(const Matrix& m, std::vector<Variant> variants, std::uint64_t seed) {
+  return schedule(m, std::move(variants), seed, rotated);
+}
+
 Plan make_compare_plan(const Matrix& m, const std::vector<Variant>& baselines,
                        const std::vector<Variant>& candidates, std::uint64_t seed) {
   std::vector<Variant> variants;

@@ -46,6 +46,8 @@ struct Plan {
 // (fresh, so its peak RSS and page faults are the cell's). Throws UsageError when a cell
 // would need more memory than the machine has.
 Plan make_plan(const Matrix& matrix, std::uint64_t seed);
+// The same over given variants instead of the matrix's backends x policies.
+Plan make_variant_plan(const Matrix& matrix, std::vector<Variant> variants, std::uint64_t seed);
 
 // Two sides, paired variant by variant (baselines[i] with candidates[i]). Within each pair
 // the side that runs first alternates from round to round: baseline first, then candidate.
