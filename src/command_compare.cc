@@ -7,6 +7,7 @@
 #include "src/atomic_file.h"
 #include "src/compare.h"
 #include "src/errors.h"
+#include "src/export_formats.h"
 #include "src/gate_report.h"
 #include "src/measure.h"
 #include "src/preflight.h"
@@ -47,6 +48,7 @@ int compare_command(const CompareOptions& o, const std::vector<std::string>& com
 
   const auto start = std::chrono::steady_clock::now();
   const RunResults results = execute_plan(std::move(plan), matrix, dir, command_line);
+  write_formats(dir, results, o.measure.formats);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   CompareSettings settings;

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "src/errors.h"
+#include "src/export_formats.h"
 #include "src/measure.h"
 #include "src/progress.h"
 #include "src/results_writers.h"
@@ -30,6 +31,7 @@ int run_command(const RunOptions& o, const std::vector<std::string>& command_lin
   const auto dir = prepare_output_dir(o.out, matrix.name);  // after all validation
   const auto start = std::chrono::steady_clock::now();
   const RunResults results = execute_plan(std::move(plan), matrix, dir, command_line);
+  write_formats(dir, results, o.measure.formats);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   const RunTotals t = totals_of(results);

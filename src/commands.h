@@ -23,6 +23,7 @@ struct MeasureOptions {
   bool touch = false;
   bool no_pin = false;
   bool no_counts = false;
+  std::vector<std::string> formats;  // gbench, bencher, go
 };
 
 struct RunOptions {

@@ -101,8 +101,8 @@ std::vector<int> isolated_cpus() {
 std::vector<std::string> environment_warnings(const nlohmann::json& c, int pinned_cpu) {
   std::vector<std::string> w;
   if (!c["hypervisor"].is_null())
-    w.push_back("hypervisor detected (" + c["hypervisor"].get<std::string>() +
-                "): neighbours share the host; expect drift between processes and trust ratios measured side by side "
+    w.push_back("hypervisor: " + c["hypervisor"].get<std::string>() +
+                ": neighbours share the host; expect drift between processes and trust ratios measured side by side "
                 "(abench compare) over absolute figures, or gate on --measure instructions");
   if (c["frequency_governor"].is_string() && c["frequency_governor"] != "performance")
     w.push_back("frequency governor is '" + c["frequency_governor"].get<std::string>() +

@@ -14,6 +14,7 @@
 
 #include "src/conditions.h"
 #include "src/errors.h"
+#include "src/export_formats.h"
 #include "src/orchestrator.h"
 #include "src/process_launcher.h"
 #include "src/progress.h"
@@ -137,12 +138,15 @@ void add_measure_options(CLI::App& cmd, MeasureOptions& o) {
   cmd.add_option("--cpu", o.cpu, "Pin workers to this CPU (default: the last allowed)")->check(CLI::NonNegativeNumber);
   cmd.add_flag("--no-pin", o.no_pin, "Do not pin workers to a CPU");
   cmd.add_flag("--no-counts", o.no_counts, "Skip the instrumented counting runs (requests, bytes, RSS)");
+  cmd.add_option("--format", o.formats, "Also write: gbench (benchmark.json), bencher (bencher.json), go (go-bench.txt)")
+      ->delimiter(',');
   cmd.add_option("--seed", o.seed, "Seed for the per-process cell order (default: from the clock)");
   cmd.add_option("--worker-timeout", o.worker_timeout_s, "Seconds before a worker is killed (default: from the cell count)")
       ->check(CLI::PositiveNumber);
 }
 
 Matrix load_measure_matrix(const MeasureOptions& o, const std::vector<std::string>& built) {
+  check_formats(o.formats);
   Matrix matrix = load_matrix(o.matrix, built);
   apply_overrides(matrix, o, built);
   // Deterministic mode repeats exactly only with the same cell orders: a fixed seed.

@@ -165,3 +165,45 @@ TEST(GateBaselineEndToEnd, SaveABaselineThenGateAFreshRunAgainstIt) {
 
 }  // namespace
 }  // namespace abench
+
+namespace abench {
+namespace {
+
+TEST(CalibrateEndToEnd, StoresANoiseFloorPerCellThatTheGateApplies) {
+  testing::TempDir dir;
+  const std::string name = "calibrate-e2e-" + std::to_string(getpid());
+  const std::vector<std::string> axes{"--matrix", "quick", "--backend", "system", "--workload", "allocate,append",
+                                      "--size", "64", "--align", "256", "--live", "1", "--samples", "3",
+                                      "--processes", "2", "--min-batch-ms", "0.2", "--no-counts"};
+  auto with_axes = [&](std::vector<std::string> args) {
+    args.insert(args.end(), axes.begin(), axes.end());
+    return args;
+  };
+  const auto stored = std::filesystem::path(ABENCH_SOURCE_DIR_FOR_TESTS) / "results" / "baselines" / name;
+  const testing::CliResult cal =
+      testing::run_cli(with_axes({"calibrate", "--save-noise", name, "--runs", "2", "--out", (dir.path() / "cal").string()}));
+  ASSERT_EQ(cal.exit_code, 0) << cal.err;
+  const auto noise = nlohmann::json::parse(testing::read_file(stored / "noise.json"));
+  EXPECT_EQ(noise["schema"], "abench.noise");
+  EXPECT_EQ(noise["runs"], 2);
+  ASSERT_EQ(noise["cells"].size(), 2u);
+  for (const auto& [key, floor] : noise["cells"].items()) EXPECT_GE(floor.get<double>(), 0.0) << key;
+  EXPECT_TRUE(std::filesystem::exists(dir.path() / "cal" / "run1" / "results.json"));
+  EXPECT_TRUE(std::filesystem::exists(dir.path() / "cal" / "run2" / "results.json"));
+
+  ASSERT_EQ(testing::run_cli(with_axes({"run", "--save-baseline", name, "--out", (dir.path() / "base").string()})).exit_code, 0);
+  const testing::CliResult gate =
+      testing::run_cli(with_axes({"gate", "--baseline", name, "--threshold", "0", "--out", (dir.path() / "g").string()}));
+  std::filesystem::remove_all(stored);
+  const auto verdict = nlohmann::json::parse(testing::read_file(dir.path() / "g" / "gate.json"));
+  for (const auto& cell : verdict["cells"]) {
+    // With a threshold of 0 the bar is exactly k x the stored floor: the gate applied it.
+    const double floor = noise["cells"][cell["cell"].get<std::string>()].get<double>();
+    EXPECT_DOUBLE_EQ(cell["noise_floor"].get<double>(), floor);
+    EXPECT_DOUBLE_EQ(cell["applied_threshold"].get<double>(), 1.5 * floor);
+  }
+  EXPECT_NE(gate.exit_code, 2) << gate.err;
+}
+
+}  // namespace
+}  // namespace abench
