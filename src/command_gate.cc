@@ -81,6 +81,7 @@ CLI::App* register_gate_command(CLI::App& app, GateCommandOptions& o) {
       ->required();
   cmd->add_option("--candidate", o.candidate, "results.json to judge; without it, the candidate is measured now");
   add_gate_rule_options(*cmd, o.gate);
+  o.measure.matrix.clear();  // default: the baseline's own matrix and protocol
   add_measure_options(*cmd, o.measure);
   cmd->add_option("--out", o.out, "Directory for gate.md and gate.json (default: results/<time>-gate)");
   return cmd;
@@ -103,11 +104,13 @@ int gate_command(const GateCommandOptions& o, const std::vector<std::string>& co
     dir = prepare_output_dir(o.out, "gate");
   } else {
     MeasureOptions measure = o.measure;
-    if (measure.matrix == "default" && !before.matrix_name.empty()) measure.matrix = before.matrix_name;
-    // The same seed gives every process the cell order its baseline process had, so the
-    // allocator history behind each cell is the same on both sides.
-    if (!measure.seed && before.seed) measure.seed = before.seed;
-    const Matrix matrix = load_measure_matrix(measure, built_backends());
+    Matrix matrix;
+    if (measure.matrix.empty()) {
+      matrix = matrix_of_results(before.json, measure, built_backends());
+    } else {
+      if (!measure.seed && before.seed) measure.seed = before.seed;  // same cell orders (see matrix_of_results)
+      matrix = load_measure_matrix(measure, built_backends());
+    }
     Plan plan = make_plan(matrix, matrix.protocol.seed);
     dir = prepare_output_dir(o.out, "gate-" + matrix.name);
     const RunResults results = execute_plan(std::move(plan), matrix, dir, command_line);

@@ -145,6 +145,43 @@ void add_measure_options(CLI::App& cmd, MeasureOptions& o) {
       ->check(CLI::PositiveNumber);
 }
 
+Matrix matrix_of_results(const nlohmann::json& results, const MeasureOptions& o, const std::vector<std::string>& built) {
+  Matrix m;
+  try {
+    const auto& axes = results.at("matrix");
+    const auto& p = results.at("protocol");
+    const std::string where = "baseline's matrix";
+    m.name = axes.value("name", "baseline");
+    m.path = axes.value("path", "");
+    m.description = axes.value("description", "");
+    for (const auto& b : axes.at("backends")) m.backends.push_back(parse_backend(b.get<std::string>(), built, where));
+    for (const auto& x : axes.at("policies")) m.policies.push_back(parse_policy(x.get<std::string>(), where));
+    for (const auto& x : axes.at("workloads")) m.workloads.push_back(parse_workload(x.get<std::string>(), where));
+    for (const auto& x : axes.at("sizes")) m.sizes.push_back(parse_size(x, where));
+    for (const auto& x : axes.at("alignments")) m.alignments.push_back(parse_alignment(x, where));
+    for (const auto& x : axes.at("live")) m.lives.push_back(parse_live(x, where));
+    RunProtocol& r = m.protocol;
+    r.measure = p.value("measure", "time") == "instructions" ? Measure::instructions : Measure::time;
+    r.min_batch_ms = p.at("min_batch_ms").get<double>();
+    r.samples = p.at("samples").get<int>();
+    r.processes = p.at("processes").get<int>();
+    r.order = p.value("order", "shuffled") == "matrix" ? CellOrder::matrix : CellOrder::shuffled;
+    r.fresh_process_per_cell = p.value("process_mode", "") == "fresh-process-per-cell";
+    r.touch = p.value("touch", false);
+    r.counts = p.value("counts", true);
+    r.pin = p.value("pin", true);
+    r.cpu = p.at("cpu").is_number() ? p.at("cpu").get<int>() : -1;
+    // The same seed gives every process the cell order its baseline process had, so the
+    // allocator history behind each cell is the same on both sides.
+    r.seed = p.value("seed", std::uint64_t{0});
+  } catch (const nlohmann::json::exception& e) {
+    throw UsageError(std::string("the baseline's results.json lacks its matrix or protocol: ") + e.what());
+  }
+  check_formats(o.formats);
+  apply_overrides(m, o, built);
+  return m;
+}
+
 Matrix load_measure_matrix(const MeasureOptions& o, const std::vector<std::string>& built) {
   check_formats(o.formats);
   Matrix matrix = load_matrix(o.matrix, built);

@@ -18,6 +18,12 @@ void add_measure_options(CLI::App& command, MeasureOptions& options);
 // Loads the matrix, applies the command line's axes and protocol values, draws the seed.
 Matrix load_measure_matrix(const MeasureOptions& options, const std::vector<std::string>& built);
 
+// The matrix a results.json was measured with (its axes and protocol as run, seed
+// included), with the command line's values on top: a gate's fresh candidate is measured
+// exactly like its baseline unless told otherwise.
+Matrix matrix_of_results(const nlohmann::json& results, const MeasureOptions& options,
+                         const std::vector<std::string>& built);
+
 // --out or results/<UTC time>-<name>; refuses a directory that already holds results.
 std::filesystem::path prepare_output_dir(const std::string& out, const std::string& name);
 

@@ -27,6 +27,7 @@ StoredResults results_from_json(const nlohmann::json& j, const std::string& path
                                  j.value("schema_version", 0), kResultsSchemaVersion));
   StoredResults r;
   r.path = path;
+  r.json = j;
   try {
     r.conditions = j.at("conditions");
     r.machine_fingerprint = r.conditions.value("machine_fingerprint", "");

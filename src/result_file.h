@@ -28,6 +28,7 @@ struct StoredResults {
   std::uint64_t seed = 0;  // the run's cell-order seed
   std::vector<StoredCell> cells;
   nlohmann::json conditions;
+  nlohmann::json json;  // the whole file, for what the gate needs beyond the cells
 };
 
 // Throws UsageError: unreadable, malformed JSON (line and column), not an abench results
