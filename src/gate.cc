@@ -30,17 +30,7 @@ bool glob_match(std::string_view pattern, std::string_view text) {
 }
 
 GateRules load_gate_rules(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw UsageError(path + ": cannot read the gate file");
-  std::stringstream text;
-  text << in.rdbuf();
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(text.str());
-  } catch (const nlohmann::json::parse_error& e) {
-    throw UsageError(fmt::format("{}: malformed JSON at {}: {}", path,
-                                 line_and_column(text.str(), e.byte == 0 ? 0 : e.byte - 1), e.what()));
-  }
+  const nlohmann::json j = read_json_file(path, "the gate file");
   const std::set<std::string> allowed{"threshold_percent", "instruction_threshold_percent", "noise_multiplier",
                                       "workloads", "cells"};
   if (!j.is_object()) throw UsageError(path + ": a gate file is a JSON object");

@@ -142,6 +142,19 @@ std::string line_and_column(const std::string& text, std::size_t byte_offset) {
   return fmt::format("line {}, column {}", line, column);
 }
 
+nlohmann::json read_json_file(const std::string& path, const std::string& what) {
+  std::ifstream in(path);
+  if (!in) throw UsageError(path + ": cannot read " + what);
+  std::stringstream text;
+  text << in.rdbuf();
+  try {
+    return nlohmann::json::parse(text.str());
+  } catch (const nlohmann::json::parse_error& e) {
+    throw UsageError(fmt::format("{}: malformed JSON at {}: {}", path,
+                                 line_and_column(text.str(), e.byte == 0 ? 0 : e.byte - 1), e.what()));
+  }
+}
+
 std::size_t parse_size(const nlohmann::json& value, const std::string& where) {
   const std::uint64_t memory = physical_memory_bytes();
   const std::string allowed = fmt::format("allowed: 1 to {} bytes, this machine's memory", memory);
@@ -241,15 +254,7 @@ Matrix load_matrix(const std::string& name_or_path, const std::vector<std::strin
     throw UsageError(fmt::format("matrix '{}': cannot read {} (available matrices: {}; or give "
                                  "a path to a .json file)", name_or_path, path, joined(available_matrices())));
   }
-  std::stringstream text;
-  text << in.rdbuf();
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(text.str());
-  } catch (const nlohmann::json::parse_error& e) {
-    throw UsageError(fmt::format("{}: malformed JSON at {}: {}", path,
-                                 line_and_column(text.str(), e.byte == 0 ? 0 : e.byte - 1), e.what()));
-  }
+  const nlohmann::json j = read_json_file(path, "the matrix");
   if (!j.is_object()) throw UsageError(path + ": a matrix must be a JSON object");
   reject_unknown_fields(j, kTopLevelFields, path);
 

@@ -74,6 +74,10 @@ std::string parse_backend(const std::string& name, const std::vector<std::string
 // "line L, column C" of a byte offset in text (1-based), for parse errors.
 std::string line_and_column(const std::string& text, std::size_t byte_offset);
 
+// Reads and parses a JSON file. Throws UsageError: "<path>: cannot read <what>" or
+// "<path>: malformed JSON at line L, column C: ...".
+nlohmann::json read_json_file(const std::string& path, const std::string& what);
+
 // The machine's physical memory: the largest size a cell may ask for.
 std::uint64_t physical_memory_bytes();
 

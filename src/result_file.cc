@@ -52,18 +52,7 @@ StoredResults results_from_json(const nlohmann::json& j, const std::string& path
 }
 
 StoredResults load_results_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw UsageError(path + ": cannot read the results file");
-  std::stringstream text;
-  text << in.rdbuf();
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(text.str());
-  } catch (const nlohmann::json::parse_error& e) {
-    throw UsageError(fmt::format("{}: malformed JSON at {}: {}", path,
-                                 line_and_column(text.str(), e.byte == 0 ? 0 : e.byte - 1), e.what()));
-  }
-  return results_from_json(j, path);
+  return results_from_json(read_json_file(path, "the results file"), path);
 }
 
 }  // namespace abench
