@@ -14,6 +14,10 @@ namespace {
 
 using Checked = CheckedAllocator<NativeAllocator>;
 
+constexpr const char* kRawOnBufferSubject =
+    "pair and batch workloads run on an allocator, and a buffer subject plugin offers none: "
+    "run them on the backend, or on an allocator subject";
+
 std::string describe(const CellSpec& c, std::size_t index) {
   return "buffer " + std::to_string(index) + " of " + std::string(name_of(c.workload)) +
          " size=" + std::to_string(c.size) + " align=" + std::to_string(c.alignment.effective()) +
@@ -68,18 +72,19 @@ std::string verify_workload(const CellSpec& cell, const char* allocator_name, co
     const auto input = make_input(cell.size);
     const std::size_t A = cell.alignment.effective();
     if (plugin == nullptr) {
-      const WorkloadContext<Checked> context{Checked(NativeAllocator{}, allocator_name), cell.policy, cell.size,
+      const ContextFor<W, Checked> context{Checked(NativeAllocator{}, allocator_name), cell.policy, cell.size,
                                              cell.alignment, cell.live, false, input.data()};
       return verify_with<W>(cell, context, input, A);
     }
     if (!plugin->is_buffer()) {
       using CheckedPlugin = CheckedAllocator<PluginAllocator>;
-      const WorkloadContext<CheckedPlugin> context{CheckedPlugin(PluginAllocator{plugin->plugin->allocator},
+      const ContextFor<W, CheckedPlugin> context{CheckedPlugin(PluginAllocator{plugin->plugin->allocator},
                                                                  plugin->plugin->name),
                                                    cell.policy, cell.size, cell.alignment, cell.live, false,
                                                    input.data()};
       return verify_with<W>(cell, context, input, A);
     }
+    if (is_raw_workload(W)) return kRawOnBufferSubject;
     const Checked checked(NativeAllocator{}, allocator_name);
     CAllocator<Checked> interface(&checked);
     const PluginBufferContext context{plugin->plugin->buffer, &interface.table, cell.policy, cell.size,
@@ -121,12 +126,12 @@ CellReport measure(const CellSpec& cell, const SamplerConfig& sampler, bool touc
                    bool instructions) {
   const auto input = make_input(cell.size);
   if (plugin == nullptr) {
-    const WorkloadContext<NativeAllocator> context{NativeAllocator{}, cell.policy, cell.size, cell.alignment,
+    const ContextFor<W, NativeAllocator> context{NativeAllocator{}, cell.policy, cell.size, cell.alignment,
                                                    cell.live, touch, input.data()};
     return measure_with<W>(cell, context, sampler, instructions);
   }
   if (!plugin->is_buffer()) {
-    const WorkloadContext<PluginAllocator> context{PluginAllocator{plugin->plugin->allocator}, cell.policy,
+    const ContextFor<W, PluginAllocator> context{PluginAllocator{plugin->plugin->allocator}, cell.policy,
                                                    cell.size, cell.alignment, cell.live, touch, input.data()};
     return measure_with<W>(cell, context, sampler, instructions);
   }

@@ -53,8 +53,12 @@ CellCounts count_with(const CellSpec& cell, const Context& context, bool touch, 
         widen(c.fragmentation_bytes_min, c.fragmentation_bytes_max,
               block_usable >= final_request ? block_usable - final_request : 0);
       }
+      if constexpr (W == Workload::pair) {  // as timed: freed at once, never two live
+        if (touch) touch_pages(*slots.at(i));
+        drop_buffer<W>(slots.at(i));
+      }
     }
-    if constexpr (W != Workload::noop)
+    if constexpr (W != Workload::noop && W != Workload::pair)
       if (touch)
         for (std::size_t i = 0; i < cell.live; ++i) touch_pages(*slots.at(i));
     c.peak_live_bytes = std::max(c.peak_live_bytes, counters().peak_live_bytes);
@@ -69,7 +73,11 @@ CellCounts count_with(const CellSpec& cell, const Context& context, bool touch, 
       }  // its string is freed here, before counting resumes
       resume_counting();
     }
-    for (std::size_t i = 0; i < cell.live; ++i) drop_buffer<W>(slots.at(i));
+    if constexpr (W == Workload::batch_reverse) {
+      for (std::size_t i = cell.live; i > 0; --i) drop_buffer<W>(slots.at(i - 1));
+    } else if constexpr (W != Workload::pair) {
+      for (std::size_t i = 0; i < cell.live; ++i) drop_buffer<W>(slots.at(i));
+    }
   }
   stop_counting();
   getrusage(RUSAGE_SELF, &after);
@@ -94,17 +102,18 @@ CellCounts count_workload(const CellSpec& cell, bool touch, const LoadedPlugin* 
   const auto input = make_input(cell.size);
   const RequestRange rule = expected_requests(W, cell.policy, cell.size, cell.alignment.effective());
   if (plugin == nullptr) {
-    const WorkloadContext<Counting> context{Counting{NativeAllocator{}}, cell.policy, cell.size,
+    const ContextFor<W, Counting> context{Counting{NativeAllocator{}}, cell.policy, cell.size,
                                             cell.alignment, cell.live, touch, input.data()};
     return count_with<W>(cell, context, touch, rule);
   }
   if (!plugin->is_buffer()) {
     using CountingPlugin = CountingAllocator<PluginAllocator>;
-    const WorkloadContext<CountingPlugin> context{CountingPlugin{PluginAllocator{plugin->plugin->allocator}},
+    const ContextFor<W, CountingPlugin> context{CountingPlugin{PluginAllocator{plugin->plugin->allocator}},
                                                   cell.policy, cell.size, cell.alignment, cell.live, touch,
                                                   input.data()};
     return count_with<W>(cell, context, touch, rule);
   }
+  if (is_raw_workload(W)) throw std::runtime_error("pair and batch workloads run on an allocator, and a buffer subject offers none");
   // A plugin's own buffer: its growth rule is its own, so only "at least one request".
   const Counting counting{NativeAllocator{}};
   CAllocator<Counting> interface(&counting);

@@ -23,9 +23,15 @@ inline constexpr bool is_power_of_two(std::size_t v) { return v != 0 && (v & (v 
 enum class Policy { exact, padded };
 inline constexpr std::array<std::string_view, 2> kPolicyNames{"exact", "padded"};
 
-enum class Workload { allocate, zeroed, grow, append, noop };
-inline constexpr std::array<std::string_view, 5> kWorkloadNames{"allocate", "zeroed", "grow",
-                                                                "append", "noop"};
+// allocate..append build buffers; pair, batch and batch-reverse work on the allocator
+// directly (raw blocks): the patterns allocator regressions are reported on.
+enum class Workload { allocate, zeroed, grow, append, noop, pair, batch, batch_reverse };
+inline constexpr std::array<std::string_view, 8> kWorkloadNames{
+    "allocate", "zeroed", "grow", "append", "noop", "pair", "batch", "batch-reverse"};
+
+inline constexpr bool is_raw_workload(Workload w) {
+  return w == Workload::pair || w == Workload::batch || w == Workload::batch_reverse;
+}
 
 template <class Enum, std::size_t N>
 std::optional<Enum> enum_from_name(const std::array<std::string_view, N>& names,

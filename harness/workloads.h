@@ -1,9 +1,13 @@
-// The buffer workloads. One operation is one buffer lifetime, including its drop:
+// The workloads. One operation is one buffer (or block) lifetime, including its drop:
 //   allocate  construct a buffer with capacity N
 //   zeroed    construct N zeroed bytes
 //   grow      construct capacity N, write N bytes, reserve 4 * max(N, 4096) more
 //   append    construct capacity N, append the same N-byte input 8 times
 //   noop      the loop and barriers alone: the harness's own cost per operation
+//   pair      allocate N bytes from the allocator, then free them at once: the short-lived
+//             object (with L > 1, L pairs one after another)
+//   batch     B = L allocations of N bytes, then B frees in allocation order
+//   batch-reverse  the same, freed in reverse order
 // With live count L, an iteration builds L buffers, keeps them all live, then drops
 // them all; figures are per buffer. Inputs and the slots are allocated by the caller,
 // outside the timed region.
@@ -27,13 +31,42 @@ inline constexpr int kAppendCount = 8;
 inline constexpr std::size_t kTouchStride = 4096;
 inline std::size_t grow_reserve_bytes(std::size_t n) { return 4 * std::max<std::size_t>(n, 4096); }
 
-// What the timed loop needs to build the built-in buffer model over an Allocator
-// (NativeAllocator, CheckedAllocator, CountingAllocator, a plugin's allocator). A context
-// names its Buffer type and constructs one in place; harness/plugin_buffer.h has the
-// context for a plugin's own buffer.
+// A raw block from the allocator, shaped like a buffer for the workload loops: asked for
+// (N, A) with the allocator's aligned entry point where A needs it, given back with the
+// sized, aligned free where the allocator has one.
 template <class Allocator>
+class RawBlock {
+ public:
+  RawBlock(Allocator allocator, std::size_t size, Alignment alignment, Policy, Fill fill)
+      : allocator_(allocator), size_(size), align_(alignment.effective()) {
+    block_ = static_cast<std::byte*>(fill == Fill::zeroed ? allocator_.allocate_zeroed(size_, align_)
+                                                          : allocator_.allocate(size_, align_));
+    if (block_ == nullptr) [[unlikely]] throw AllocationFailed();
+  }
+  RawBlock(const RawBlock&) = delete;
+  RawBlock& operator=(const RawBlock&) = delete;
+  ~RawBlock() { allocator_.deallocate(block_, size_, align_); }
+
+  std::byte* data() { return block_; }
+  const std::byte* data() const { return block_; }
+  const std::byte* block() const { return block_; }
+  std::size_t length() const { return 0; }
+  std::size_t capacity() const { return size_; }
+
+ private:
+  [[no_unique_address]] Allocator allocator_;
+  std::byte* block_;
+  std::size_t size_;
+  std::size_t align_;
+};
+
+// What the timed loop needs to build the built-in buffer model (or raw blocks) over an
+// Allocator (NativeAllocator, CheckedAllocator, CountingAllocator, a plugin's allocator).
+// A context names its Buffer type and constructs one in place; harness/plugin.h has the
+// context for a plugin's own buffer.
+template <class Allocator, template <class> class BufferOf = AlignedBuffer>
 struct WorkloadContext {
-  using Buffer = AlignedBuffer<Allocator>;
+  using Buffer = BufferOf<Allocator>;
   Allocator allocator;
   Policy policy;
   std::size_t size;
@@ -46,6 +79,11 @@ struct WorkloadContext {
     std::construct_at(slot, allocator, n, alignment, policy, fill);
   }
 };
+
+// The context workload W runs in: raw blocks for the allocator workloads.
+template <Workload W, class Allocator>
+using ContextFor = std::conditional_t<is_raw_workload(W), WorkloadContext<Allocator, RawBlock>,
+                                      WorkloadContext<Allocator, AlignedBuffer>>;
 
 // Uninitialized storage for L buffers, reused by every iteration.
 template <class Buffer>
@@ -112,13 +150,25 @@ void run_iterations(const Context& c, BufferSlots<typename Context::Buffer>& slo
                     std::uint64_t iterations) {
   const std::size_t live = c.live;
   for (std::uint64_t it = 0; it < iterations; ++it) {
+    if constexpr (W == Workload::pair) {  // each block freed at once: never two live
+      for (std::size_t i = 0; i < live; ++i) {
+        build_buffer<W>(slots.at(0), c);
+        clobber_memory();
+        drop_buffer<W>(slots.at(0));
+      }
+      continue;
+    }
     for (std::size_t i = 0; i < live; ++i) build_buffer<W>(slots.at(i), c);
     if constexpr (W != Workload::noop) {
       if (c.touch)
         for (std::size_t i = 0; i < live; ++i) touch_pages(*slots.at(i));
     }
     clobber_memory();
-    for (std::size_t i = 0; i < live; ++i) drop_buffer<W>(slots.at(i));
+    if constexpr (W == Workload::batch_reverse) {
+      for (std::size_t i = live; i > 0; --i) drop_buffer<W>(slots.at(i - 1));
+    } else {
+      for (std::size_t i = 0; i < live; ++i) drop_buffer<W>(slots.at(i));
+    }
   }
 }
 
@@ -131,6 +181,9 @@ decltype(auto) with_workload(Workload w, F&& f) {
     case Workload::zeroed: return f(std::integral_constant<Workload, Workload::zeroed>{});
     case Workload::grow: return f(std::integral_constant<Workload, Workload::grow>{});
     case Workload::append: return f(std::integral_constant<Workload, Workload::append>{});
+    case Workload::pair: return f(std::integral_constant<Workload, Workload::pair>{});
+    case Workload::batch: return f(std::integral_constant<Workload, Workload::batch>{});
+    case Workload::batch_reverse: return f(std::integral_constant<Workload, Workload::batch_reverse>{});
     case Workload::noop: break;
   }
   return f(std::integral_constant<Workload, Workload::noop>{});
@@ -148,6 +201,9 @@ inline ExpectedBuffer expected_buffer(Workload w, std::size_t n) {
     case Workload::zeroed: return {n, n};
     case Workload::grow: return {n, n + grow_reserve_bytes(n)};
     case Workload::append: return {kAppendCount * n, kAppendCount * n};
+    case Workload::pair:
+    case Workload::batch:
+    case Workload::batch_reverse: return {0, n};
     case Workload::noop: break;
   }
   return {0, 0};
@@ -162,6 +218,7 @@ struct RequestRange {
 
 inline RequestRange expected_requests(Workload w, Policy policy, std::size_t n, std::size_t align) {
   if (w == Workload::noop) return {0, 0};
+  if (is_raw_workload(w)) return {1, 1};
   std::vector<std::size_t> lengths;  // the lengths the workload requires, in order
   if (w == Workload::grow) lengths = {n, n + grow_reserve_bytes(n)};
   if (w == Workload::append)

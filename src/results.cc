@@ -20,10 +20,10 @@ std::string_view name_of(CellStatus status) {
 
 const MetricNames& metric_names(Measure measure) {
   static const MetricNames time{"ns_per_op", "process_min_ns", "process_max_ns", "median_ns_per_op",
-                                "samples_ns_per_op", "ns/op"};
+                                "best_ns_per_op", "samples_ns_per_op", "ns/op"};
   static const MetricNames instructions{"instructions_per_op", "process_min_instructions",
                                         "process_max_instructions", "median_instructions_per_op",
-                                        "samples_instructions_per_op", "instr/op"};
+                                        "best_instructions_per_op", "samples_instructions_per_op", "instr/op"};
   return measure == Measure::instructions ? instructions : time;
 }
 
@@ -62,6 +62,8 @@ CellSummary summarize(const CellRecord& record, int expected_processes, Measure 
     iterations.push_back(static_cast<double>(p.iterations));
   }
   s.ns_per_op = median(medians);
+  for (const auto& p : record.processes)
+    for (double sample : p.sample_ns_per_op) s.best = s.best ? std::min(*s.best, sample) : sample;
   s.process_min_ns = minimum(medians);
   s.process_max_ns = maximum(medians);
   s.iterations = static_cast<std::uint64_t>(median(iterations));

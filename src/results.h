@@ -69,6 +69,7 @@ struct CellSummary {
   std::string error;
   int processes = 0;  // processes that measured the cell
   std::optional<double> ns_per_op, process_min_ns, process_max_ns;
+  std::optional<double> best;    // the fastest sample of any process: what allocator reports quote
   std::uint64_t iterations = 0;  // per sample batch (median over processes)
   int samples = 0;               // per process
   bool unstable = false;
@@ -88,6 +89,7 @@ struct MetricNames {
   const char* process_min;   // "process_min_ns" ...
   const char* process_max;
   const char* process_median;
+  const char* best;
   const char* samples;
   const char* column;        // table heading
 };

@@ -39,8 +39,8 @@ std::string csv_field(const std::string& text) {
 std::string results_to_csv(const RunResults& r) {
   const MetricNames& names = metric_names(r.protocol.measure);
   std::string out =
-      fmt::format("backend,policy,workload,size,requested_align,preferred_align,live,{},{},{},", names.per_op,
-                  names.process_min, names.process_max) +
+      fmt::format("backend,policy,workload,size,requested_align,preferred_align,live,{},{},{},{},", names.per_op,
+                  names.process_min, names.process_max, names.best) +
       "iterations,samples,processes,"
       "requests,frees,requested_bytes,final_request_bytes_min,final_request_bytes_max,"
       "usable_bytes_min,usable_bytes_max,block_usable_bytes_min,block_usable_bytes_max,"
@@ -49,11 +49,11 @@ std::string results_to_csv(const RunResults& r) {
   for (const CellRecord& record : r.cells) {
     const CellSpec& c = record.cell.spec;
     const CellSummary s = summarize(record, r.protocol.processes, r.protocol.measure);
-    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{}{},{},{},{},{}\n",
+    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}{},{},{},{},{}\n",
                        r.plan.variants[record.cell.variant].backend, name_of(c.policy),
                        name_of(c.workload), c.size, c.alignment.requested, c.alignment.preferred,
                        c.live, number(s.ns_per_op), number(s.process_min_ns),
-                       number(s.process_max_ns), s.iterations, s.samples, s.processes,
+                       number(s.process_max_ns), number(s.best), s.iterations, s.samples, s.processes,
                        count_columns(record.counts), csv_field(s.count_check), name_of(s.status),
                        s.unstable ? "true" : "false", s.elision_suspected ? "true" : "false",
                        csv_field(s.error));

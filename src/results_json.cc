@@ -115,6 +115,7 @@ nlohmann::json results_to_json(const RunResults& r) {
                      {names.per_op, optional_number(s.ns_per_op)},
                      {names.process_min, optional_number(s.process_min_ns)},
                      {names.process_max, optional_number(s.process_max_ns)},
+                     {names.best, optional_number(s.best)},
                      {"unstable", s.unstable},
                      {"iterations", s.iterations},
                      {"ops_per_iteration", spec.live},

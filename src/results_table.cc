@@ -7,9 +7,9 @@
 namespace abench {
 namespace {
 
-constexpr std::size_t kColumns = 11;
+constexpr std::size_t kColumns = 12;
 // Right-aligned (numeric) columns.
-constexpr bool kNumeric[kColumns] = {false, false, false, true, false, true, true, true, true, true, true};
+constexpr bool kNumeric[kColumns] = {false, false, false, true, false, true, true, true, true, true, true, true};
 
 std::string range(std::uint64_t lo, std::uint64_t hi) {
   return lo == hi ? std::to_string(lo) : fmt::format("{}-{}", lo, hi);
@@ -27,7 +27,7 @@ std::string results_to_table(const RunResults& r) {
   using Row = std::array<std::string, kColumns>;
   std::vector<Row> rows{{"backend", "policy", "workload", "size", "align R:P", "live",
                          metric_names(r.protocol.measure).column,
-                         "process range", "req/buf", "bytes/buf", "usable"}};
+                         "process range", "best", "req/buf", "bytes/buf", "usable"}};
   std::vector<std::string> notes{"note"};
   for (const CellRecord& record : r.cells) {
     const CellSpec& c = record.cell.spec;
@@ -46,6 +46,7 @@ std::string results_to_table(const RunResults& r) {
                     std::to_string(c.live),
                     s.ns_per_op ? fmt::format("{:.2f}", *s.ns_per_op) : "-",
                     s.ns_per_op ? fmt::format("{:.2f}-{:.2f}", *s.process_min_ns, *s.process_max_ns) : "-",
+                    s.best ? fmt::format("{:.2f}", *s.best) : "-",
                     k ? per_buffer(k->requests, k->operations) : "-",
                     k ? per_buffer(k->requested_bytes, k->operations) : "-",
                     k ? range(k->usable_bytes_min, k->usable_bytes_max) : "-"});

@@ -58,6 +58,15 @@ TEST(CellRunner, EveryDefaultCellPassesVerification) {
     EXPECT_EQ(verify_cell(cell, ABENCH_TEST_BACKEND), "") << name_of(cell.workload) << " " << cell.size;
 }
 
+TEST(CellRunner, AllocatorWorkloadsVerifyAtEverySizeAndAlignment) {
+  int id = 0;
+  for (Workload w : {Workload::pair, Workload::batch, Workload::batch_reverse})
+    for (std::size_t size : {16, 32, 64, 256, 1024, 4096, 65536})
+      for (Alignment a : {Alignment{1, 1}, Alignment{1, 64}, Alignment{4096, 4096}})
+        EXPECT_EQ(verify_cell({id++, w, Policy::exact, size, a, 64}, ABENCH_TEST_BACKEND), "")
+            << name_of(w) << " " << size << " @" << a.effective();
+}
+
 TEST(CellRunner, MeasuresTheRequestedNumberOfSamples) {
   SamplerConfig sampler;
   sampler.min_batch_ns = 200'000;

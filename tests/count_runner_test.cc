@@ -103,6 +103,20 @@ TEST(CountRunner, PaddedRequestsCapacityPlusAlignmentAndReportsTheSpread) {
   EXPECT_GE(c.block_usable_bytes_min, c.final_request_bytes_max);
 }
 
+TEST(CountRunner, PairAndBatchMakeOneRequestAndOneFreePerBlock) {
+  for (Workload w : {Workload::pair, Workload::batch, Workload::batch_reverse}) {
+    const CellCounts c = count_cell({0, w, Policy::exact, 32, {1, 1}, 64}, false);
+    ASSERT_TRUE(c.ok) << c.error;
+    EXPECT_EQ(c.requests, c.operations) << name_of(w);
+    EXPECT_EQ(c.frees, c.operations) << name_of(w);
+    EXPECT_EQ(c.requested_bytes, 32 * c.operations) << name_of(w);
+    EXPECT_EQ(c.final_request_bytes_max, 32u);
+    EXPECT_GE(c.block_usable_bytes_min, 32u);
+    // A pair never has two blocks live; a batch has all 64.
+    EXPECT_EQ(c.peak_live_bytes, w == Workload::pair ? 32u : 32u * 64u) << name_of(w);
+  }
+}
+
 TEST(CountRunner, NoopMakesNoRequests) {
   const CellCounts c = count_cell({0, Workload::noop, Policy::exact, 64, {1, 256}, 8}, false);
   ASSERT_TRUE(c.ok);

@@ -75,7 +75,7 @@ TEST(EndToEnd, TinyRunWritesCompleteJsonAndCsv) {
   const auto lines = split_lines(read_file(out / "results.csv"));
   ASSERT_EQ(lines.size(), 37u);
   EXPECT_EQ(lines[0].rfind("backend,policy,workload,size,requested_align,preferred_align,live,ns_per_op,"
-                           "process_min_ns,process_max_ns,iterations,samples,processes", 0), 0u);
+                           "process_min_ns,process_max_ns,best_ns_per_op,iterations,samples,processes", 0), 0u);
   std::set<std::string> backends;
   for (const auto& row : read_csv(out / "results.csv")) {
     backends.insert(row.at("backend"));
@@ -135,6 +135,24 @@ TEST(EndToEnd, NoCountsSkipsTheCountingRuns) {
   const auto json = nlohmann::json::parse(read_file(out / "results.json"));
   EXPECT_FALSE(json["protocol"]["counts"].get<bool>());
   for (const auto& w : json["workers"]) EXPECT_EQ(w["mode"], "time");
+}
+
+TEST(EndToEnd, PairMatrixRunsOnEveryBackendWithABestOfColumn) {
+  testing::TempDir dir;
+  const auto out = dir.path() / "pair";
+  const CliResult r = run_cli({"run", "--matrix", "pair", "--size", "32", "--samples", "7", "--processes", "1",
+                               "--min-batch-ms", "0.2", "--out", out.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const auto rows = read_csv(out / "results.csv");
+  ASSERT_EQ(rows.size(), 4u * 3u);  // 4 backends x pair, batch, batch-reverse
+  for (const auto& row : rows) {
+    EXPECT_EQ(row.at("status"), "ok");
+    EXPECT_EQ(row.at("samples"), "7");
+    EXPECT_LE(std::stod(row.at("best_ns_per_op")), std::stod(row.at("ns_per_op")));
+    EXPECT_EQ(row.at("requests"), "1");
+    EXPECT_EQ(row.at("frees"), "1");
+    EXPECT_EQ(row.at("count_check"), "ok");
+  }
 }
 
 struct BadInput {
