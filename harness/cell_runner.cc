@@ -5,6 +5,8 @@
 
 #include "harness/checked_allocator.h"
 #include "harness/clock.h"
+#include "harness/cross_thread.h"
+#include "harness/pinning.h"
 #include "harness/instruction_counter.h"
 #include "harness/native_allocator.h"
 #include "harness/workloads.h"
@@ -64,10 +66,44 @@ std::string verify_with(const CellSpec& cell, const Context& context, const std:
   return problem;
 }
 
+// The consumer's CPU for xthread, or the reason the cell cannot run here.
+struct ConsumerCpu {
+  int cpu = -1;  // -1: unpinned
+  std::string refusal;
+};
+
+ConsumerCpu consumer_cpu() {
+  const int producer = current_cpu();
+  const int other = second_cpu(producer);
+  if (other < 0)
+    return {-1, std::string(kRefusedPrefix) + "xthread needs two CPUs and this worker may use only CPU " +
+                    std::to_string(producer) + ": on one CPU it would measure the scheduler, not the allocator"};
+  return {worker_is_pinned() ? other : -1, ""};
+}
+
+template <class Allocator>
+std::string verify_cross_thread(const CellSpec& cell, Allocator allocator) {
+  constexpr std::uint64_t kObjects = 4096;  // several times the queue, so it fills and drains
+  const ConsumerCpu consumer = consumer_cpu();
+  if (!consumer.refusal.empty()) return consumer.refusal;
+  CrossThreadRun<Allocator> run(allocator, cell.size, cell.alignment.effective(), consumer.cpu, pin_thread);
+  if (!run.run_batch(kObjects)) return "allocator returned nullptr";
+  if (!run.pin_error().empty()) return "consumer thread: " + run.pin_error();
+  if (run.freed() != kObjects)
+    return std::to_string(run.freed()) + " objects freed by the consumer of " + std::to_string(kObjects) + " made";
+  return "";
+}
+
 template <Workload W>
 std::string verify_workload(const CellSpec& cell, const char* allocator_name, const LoadedPlugin* plugin) {
   if constexpr (W == Workload::noop) {
     return "";
+  } else if constexpr (W == Workload::xthread) {
+    if (plugin != nullptr && plugin->is_buffer()) return kRawOnBufferSubject;
+    if (plugin != nullptr)
+      return verify_cross_thread(cell, CheckedAllocator<PluginAllocator>(PluginAllocator{plugin->plugin->allocator},
+                                                                         plugin->plugin->name));
+    return verify_cross_thread(cell, Checked(NativeAllocator{}, allocator_name));
   } else {
     const auto input = make_input(cell.size);
     const std::size_t A = cell.alignment.effective();
@@ -121,9 +157,31 @@ CellReport measure_with(const CellSpec& cell, const Context& context, const Samp
   return report;
 }
 
+template <class Allocator>
+CellReport measure_cross_thread(const CellSpec& cell, Allocator allocator, const SamplerConfig& sampler) {
+  CrossThreadRun<Allocator> run(allocator, cell.size, cell.alignment.effective(), consumer_cpu().cpu, pin_thread);
+  SamplerConfig config = sampler;
+  if (cell.fixed_iterations) config.fixed_iterations = cell.fixed_iterations;
+  bool failed = false;
+  const SampleRun samples = sample(config, [&](std::uint64_t iterations) {
+    const std::uint64_t start = now_ns();
+    failed |= !run.run_batch(iterations * cell.live);
+    return now_ns() - start;
+  });
+  if (failed) throw AllocationFailed();
+  CellReport report{cell.id, true, "", samples.iterations, cell.live, samples.warmup_batches, {}, {}};
+  const double ops = static_cast<double>(samples.iterations) * static_cast<double>(cell.live);
+  for (std::uint64_t ns : samples.batch_ns) report.sample_ns_per_op.push_back(static_cast<double>(ns) / ops);
+  return report;
+}
+
 template <Workload W>
 CellReport measure(const CellSpec& cell, const SamplerConfig& sampler, bool touch, const LoadedPlugin* plugin,
                    bool instructions) {
+  if constexpr (W == Workload::xthread) {
+    if (plugin != nullptr) return measure_cross_thread(cell, PluginAllocator{plugin->plugin->allocator}, sampler);
+    return measure_cross_thread(cell, NativeAllocator{}, sampler);
+  }
   const auto input = make_input(cell.size);
   if (plugin == nullptr) {
     const ContextFor<W, NativeAllocator> context{NativeAllocator{}, cell.policy, cell.size, cell.alignment,
@@ -158,7 +216,7 @@ CellReport run_cell(const CellSpec& cell, const SamplerConfig& sampler, bool tou
         return failed;
       }
     if (std::string problem = verify_cell(cell, allocator_name, plugin); !problem.empty()) {
-      failed.error = "verification failed: " + problem;
+      failed.error = problem.starts_with(kRefusedPrefix) ? problem : "verification failed: " + problem;
       return failed;
     }
     return with_workload(cell.workload,

@@ -9,6 +9,8 @@
 #include "allocators/backend.h"
 #include "harness/counters.h"
 #include "harness/counting_allocator.h"
+#include "harness/cross_thread.h"
+#include "harness/pinning.h"
 #include "harness/native_allocator.h"
 #include "harness/workloads.h"
 
@@ -97,8 +99,55 @@ CellCounts count_with(const CellSpec& cell, const Context& context, bool touch, 
   return c;
 }
 
+// xthread: objects allocated here and freed by the consumer thread, counted by a
+// CountingAllocator on both sides.
+template <class Allocator>
+CellCounts count_cross_thread(const CellSpec& cell, Allocator allocator) {
+  constexpr std::uint64_t kObjects = 3 * 1024;
+  CellCounts c;
+  c.id = cell.id;
+  c.expected_requests_min = c.expected_requests_max = 1;
+  rusage before{}, after{};
+  getrusage(RUSAGE_SELF, &before);
+  {
+    CrossThreadRun<CountingAllocator<Allocator>> run(CountingAllocator<Allocator>{allocator}, cell.size,
+                                                     cell.alignment.effective(), second_cpu(current_cpu()), pin_thread);
+    start_counting();
+    const bool ok = run.run_batch(kObjects);
+    stop_counting();
+    if (!ok) throw AllocationFailed();
+  }
+  getrusage(RUSAGE_SELF, &after);
+  const AllocationCounters& totals = counters();
+  c.operations = kObjects;
+  c.requests = totals.requests;
+  c.frees = totals.frees;
+  c.requested_bytes = totals.requested_bytes;
+  // Per object: every request is one object's, so min and max are the average when exact.
+  c.requests_min = totals.requests / kObjects;
+  c.requests_max = (totals.requests + kObjects - 1) / kObjects;
+  c.final_request_bytes_min = c.final_request_bytes_max = cell.size;
+  c.usable_bytes_min = c.usable_bytes_max = cell.size;
+  c.peak_live_bytes = totals.peak_live_bytes;
+  c.live_tracking_overflow = totals.live_tracking_overflow;
+  c.peak_rss_bytes = static_cast<std::uint64_t>(after.ru_maxrss) * 1024;
+  c.minor_faults = static_cast<std::uint64_t>(after.ru_minflt - before.ru_minflt);
+  const backend::ResidentFigure resident = backend::allocator_resident();
+  c.allocator_resident_available = resident.available;
+  c.allocator_resident_bytes = resident.bytes;
+  c.allocator_resident_source = resident.source;
+  c.ok = true;
+  return c;
+}
+
 template <Workload W>
 CellCounts count_workload(const CellSpec& cell, bool touch, const LoadedPlugin* plugin) {
+  if constexpr (W == Workload::xthread) {
+    if (plugin != nullptr && plugin->is_buffer())
+      throw std::runtime_error("xthread runs on an allocator, and a buffer subject offers none");
+    if (plugin != nullptr) return count_cross_thread(cell, PluginAllocator{plugin->plugin->allocator});
+    return count_cross_thread(cell, NativeAllocator{});
+  }
   const auto input = make_input(cell.size);
   const RequestRange rule = expected_requests(W, cell.policy, cell.size, cell.alignment.effective());
   if (plugin == nullptr) {

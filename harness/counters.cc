@@ -1,11 +1,24 @@
 #include "harness/counters.h"
 
+#include <atomic>
+
 namespace abench {
 namespace {
 
 AllocationCounters g_counters;
-bool g_counting = false;
+std::atomic<bool> g_counting{false};
 thread_local int t_interface_depth = 0;
+
+// Counting runs are never timed, so a spin lock is cheap enough; it makes the counters
+// right when another thread allocates or frees (the xthread consumer, a plugin's threads).
+std::atomic_flag g_lock = ATOMIC_FLAG_INIT;
+struct Locked {
+  Locked() {
+    while (g_lock.test_and_set(std::memory_order_acquire)) {
+    }
+  }
+  ~Locked() { g_lock.clear(std::memory_order_release); }
+};
 
 // Live blocks and their requested sizes, for live and peak bytes. A fixed open-addressing
 // table in static storage: the counting layer must not allocate. Counting windows hold a
@@ -50,7 +63,9 @@ void untrack(const void* block) {
   }
 }
 
-bool counted(bool interface_call) { return g_counting && (interface_call || t_interface_depth == 0); }
+bool counted(bool interface_call) {
+  return g_counting.load(std::memory_order_relaxed) && (interface_call || t_interface_depth == 0);
+}
 
 }  // namespace
 
@@ -67,6 +82,7 @@ void reset_peak_live_bytes() { g_counters.peak_live_bytes = g_counters.live_byte
 
 void count_request(const void* block, std::size_t size, bool interface_call) {
   if (!counted(interface_call)) return;
+  Locked lock;
   ++g_counters.requests;
   g_counters.requested_bytes += size;
   g_counters.last_request_bytes = size;
@@ -78,6 +94,7 @@ void count_request(const void* block, std::size_t size, bool interface_call) {
 
 void count_resize(const void* old_block, const void* new_block, std::size_t new_size, bool interface_call) {
   if (!counted(interface_call)) return;
+  Locked lock;
   ++g_counters.requests;
   g_counters.requested_bytes += new_size;
   g_counters.last_request_bytes = new_size;
@@ -89,6 +106,7 @@ void count_resize(const void* old_block, const void* new_block, std::size_t new_
 
 void count_free(const void* block, bool interface_call) {
   if (block == nullptr || !counted(interface_call)) return;
+  Locked lock;
   ++g_counters.frees;
   untrack(block);
 }

@@ -49,13 +49,16 @@ InstructionCount parse_dump(const std::string& path) {
 }  // namespace
 
 std::string instruction_refusal_reason(const CellSpec& cell, bool touch) {
+  if (cell.workload == Workload::xthread)
+    return "in instructions mode, the cross-thread workload cannot be measured: callgrind runs one thread "
+           "at a time, so the handover between threads is not what it is on hardware";
   if (touch)
-    return "--touch measures first-touch page faults, which callgrind does not count (system calls and faults "
+    return "in instructions mode, --touch measures first-touch page faults, which callgrind does not count (system calls and faults "
            "are outside it); measure this cell in time mode";
   const ExpectedBuffer expected = expected_buffer(cell.workload, cell.size);
   const std::size_t largest = std::max(expected.min_capacity, cell.size) + cell.alignment.effective();
   if (largest >= kInstructionModeMaxBytes)
-    return "buffers of " + std::to_string(largest) + " bytes or more are served with mmap/munmap system calls, "
+    return "in instructions mode, buffers of " + std::to_string(largest) + " bytes or more are served with mmap/munmap system calls, "
            "which callgrind does not count (limit " + std::to_string(kInstructionModeMaxBytes) +
            " bytes); measure this cell in time mode";
   return "";

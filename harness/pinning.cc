@@ -7,11 +7,43 @@
 
 namespace abench {
 
+namespace {
+// What the process could use before the main thread pinned itself.
+cpu_set_t g_allowed_before_pinning;
+bool g_pinned = false;
+}  // namespace
+
+int second_cpu(int taken) {
+  cpu_set_t allowed;
+  if (g_pinned) {
+    allowed = g_allowed_before_pinning;
+  } else {
+    CPU_ZERO(&allowed);
+    if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) return -1;
+  }
+  for (int c = 0; c < CPU_SETSIZE; ++c)
+    if (CPU_ISSET(c, &allowed) && c != taken) return c;
+  return -1;
+}
+
+bool worker_is_pinned() { return g_pinned; }
+
+std::string pin_thread(int cpu) {
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  CPU_SET(cpu, &one);
+  if (sched_setaffinity(0, sizeof one, &one) != 0)
+    return "sched_setaffinity(" + std::to_string(cpu) + ") failed: " + std::strerror(errno);
+  return "";
+}
+
 PinResult pin_to_cpu(int requested_cpu) {
   cpu_set_t allowed;
   CPU_ZERO(&allowed);
   if (sched_getaffinity(0, sizeof allowed, &allowed) != 0)
     return {-1, std::string("sched_getaffinity failed: ") + std::strerror(errno)};
+  g_allowed_before_pinning = allowed;
+  g_pinned = true;
   int cpu = requested_cpu;
   if (cpu < 0) {
     for (int c = CPU_SETSIZE - 1; c >= 0; --c)

@@ -24,9 +24,9 @@ namespace abench {
 
 inline constexpr int kProtocolVersion = 1;
 
-// A cell report whose error starts with this was refused (the mode cannot measure it
-// honestly), not failed.
-inline constexpr std::string_view kRefusedPrefix = "not measurable in instructions mode: ";
+// A cell report whose error starts with this was refused (this mode or this machine
+// cannot measure it honestly), not failed.
+inline constexpr std::string_view kRefusedPrefix = "not measurable here: ";
 
 struct CellSpec {
   int id = 0;

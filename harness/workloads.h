@@ -8,6 +8,8 @@
 //             object (with L > 1, L pairs one after another)
 //   batch     B = L allocations of N bytes, then B frees in allocation order
 //   batch-reverse  the same, freed in reverse order
+//   xthread   allocated on this thread, freed on another (harness/cross_thread.h); it has
+//             a loop of its own, not run_iterations
 // With live count L, an iteration builds L buffers, keeps them all live, then drops
 // them all; figures are per buffer. Inputs and the slots are allocated by the caller,
 // outside the timed region.
@@ -184,6 +186,7 @@ decltype(auto) with_workload(Workload w, F&& f) {
     case Workload::pair: return f(std::integral_constant<Workload, Workload::pair>{});
     case Workload::batch: return f(std::integral_constant<Workload, Workload::batch>{});
     case Workload::batch_reverse: return f(std::integral_constant<Workload, Workload::batch_reverse>{});
+    case Workload::xthread: return f(std::integral_constant<Workload, Workload::xthread>{});
     case Workload::noop: break;
   }
   return f(std::integral_constant<Workload, Workload::noop>{});
@@ -203,7 +206,8 @@ inline ExpectedBuffer expected_buffer(Workload w, std::size_t n) {
     case Workload::append: return {kAppendCount * n, kAppendCount * n};
     case Workload::pair:
     case Workload::batch:
-    case Workload::batch_reverse: return {0, n};
+    case Workload::batch_reverse:
+    case Workload::xthread: return {0, n};
     case Workload::noop: break;
   }
   return {0, 0};
@@ -218,7 +222,7 @@ struct RequestRange {
 
 inline RequestRange expected_requests(Workload w, Policy policy, std::size_t n, std::size_t align) {
   if (w == Workload::noop) return {0, 0};
-  if (is_raw_workload(w)) return {1, 1};
+  if (is_raw_workload(w) || w == Workload::xthread) return {1, 1};
   std::vector<std::size_t> lengths;  // the lengths the workload requires, in order
   if (w == Workload::grow) lengths = {n, n + grow_reserve_bytes(n)};
   if (w == Workload::append)

@@ -124,6 +124,8 @@ nlohmann::json results_to_json(const RunResults& r) {
                      {"counts", record.counts ? nlohmann::json(*record.counts) : nlohmann::json(nullptr)},
                      {"count_check", s.count_check.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.count_check)},
                      {"processes", processes}});
+    if (spec.workload == Workload::xthread && s.ns_per_op && r.protocol.measure == Measure::time)
+      cells.back()["objects_per_second"] = 1e9 / *s.ns_per_op;
     if (record.counts) {
       nlohmann::json& counts = cells.back()["counts"];
       counts.erase("type");

@@ -67,6 +67,18 @@ TEST(CellRunner, AllocatorWorkloadsVerifyAtEverySizeAndAlignment) {
             << name_of(w) << " " << size << " @" << a.effective();
 }
 
+TEST(CellRunner, CrossThreadObjectsAreAllFreedByTheOtherThread) {
+  for (std::size_t size : {16, 4096})
+    EXPECT_EQ(verify_cell({0, Workload::xthread, Policy::exact, size, {1, 64}, 1}, ABENCH_TEST_BACKEND), "") << size;
+  SamplerConfig sampler;
+  sampler.min_batch_ns = 200'000;
+  sampler.samples = 3;
+  const CellReport r = run_cell({1, Workload::xthread, Policy::exact, 64, {1, 1}, 1}, sampler, false, ABENCH_TEST_BACKEND);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(r.sample_ns_per_op.size(), 3u);
+  for (double ns : r.sample_ns_per_op) EXPECT_GT(ns, 1.0);
+}
+
 TEST(CellRunner, MeasuresTheRequestedNumberOfSamples) {
   SamplerConfig sampler;
   sampler.min_batch_ns = 200'000;

@@ -117,6 +117,15 @@ TEST(CountRunner, PairAndBatchMakeOneRequestAndOneFreePerBlock) {
   }
 }
 
+TEST(CountRunner, CrossThreadCountsOneRequestAndOneFreePerObjectAcrossThreads) {
+  const CellCounts c = count_cell({0, Workload::xthread, Policy::exact, 64, {1, 1}, 1}, false);
+  ASSERT_TRUE(c.ok) << c.error;
+  EXPECT_GT(c.operations, 1000u);
+  EXPECT_EQ(c.requests, c.operations);
+  EXPECT_EQ(c.frees, c.operations);  // freed on the consumer thread, counted all the same
+  EXPECT_EQ(c.requested_bytes, 64 * c.operations);
+}
+
 TEST(CountRunner, NoopMakesNoRequests) {
   const CellCounts c = count_cell({0, Workload::noop, Policy::exact, 64, {1, 256}, 8}, false);
   ASSERT_TRUE(c.ok);

@@ -155,6 +155,38 @@ TEST(EndToEnd, PairMatrixRunsOnEveryBackendWithABestOfColumn) {
   }
 }
 
+TEST(EndToEnd, CrossThreadMatrixRunsAndIsRefusedOnOneCpu) {
+  testing::TempDir dir;
+  const std::vector<std::string> args{"run", "--matrix", "xthread", "--size", "64", "--samples", "3", "--processes",
+                                      "1", "--min-batch-ms", "0.5"};
+  auto with_out = [&](const char* name) {
+    auto a = args;
+    a.insert(a.end(), {"--out", (dir.path() / name).string()});
+    return a;
+  };
+  const CliResult r = run_cli(with_out("two"));
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const auto json = nlohmann::json::parse(read_file(dir.path() / "two" / "results.json"));
+  ASSERT_EQ(json["cells"].size(), 4u);
+  for (const auto& cell : json["cells"]) {
+    EXPECT_EQ(cell["status"], "ok") << cell.dump();
+    EXPECT_GT(cell["objects_per_second"].get<double>(), 0.0);
+    EXPECT_EQ(cell["counts"]["requests"], cell["counts"]["frees"]);
+  }
+  // On a single-CPU allowance the cells are skipped with the reason, not measured.
+  auto single = with_out("one");
+  single.insert(single.begin(), {"-c", "1", ABENCH_BIN});
+  ProcessLauncher launcher;
+  std::string out;
+  const LaunchOutcome o = launcher.run({"/usr/bin/taskset", single, {}, "", 120},
+                                       [&](std::string_view line) { out += std::string(line) + "\n"; });
+  EXPECT_EQ(o.exit_code, 0) << out << o.stderr_tail;
+  for (const auto& row : read_csv(dir.path() / "one" / "results.csv")) {
+    EXPECT_EQ(row.at("status"), "refused");
+    EXPECT_NE(row.at("error").find("xthread needs two CPUs"), std::string::npos) << row.at("error");
+  }
+}
+
 struct BadInput {
   std::vector<std::string> args;
   std::string matrix;  // written to bad.json when non-empty and passed as --matrix

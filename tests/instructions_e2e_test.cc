@@ -64,7 +64,7 @@ TEST(InstructionsEndToEnd, TouchIsRefusedWithTheReason) {
                                "system", "--workload", "zeroed", "--size", "64", "--align", "256", "--live", "1",
                                "--no-counts", "--out", (dir.path() / "t").string()});
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("REFUSED: --touch measures first-touch page faults"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("REFUSED: in instructions mode, --touch measures first-touch page faults"), std::string::npos) << r.out;
 }
 
 TEST(PerfEndToEnd, SaysNotSupportedAndMeasuresNothing) {
