@@ -53,6 +53,10 @@ void* grow(void* block, std::size_t old_size, std::size_t new_size, std::size_t 
 void deallocate(void* block, std::size_t size, std::size_t align) noexcept;
 std::size_t usable_size(const void* block) noexcept;
 
+// Gives back everything allocated at once, for the arena backend; false (and nothing
+// done) for allocators that free block by block.
+bool release_all() noexcept;
+
 // The malloc family of this allocator, reached without going through the `malloc` symbol:
 // the counting worker (harness/interpose.cc) defines malloc, free, ... itself, counts, and
 // forwards here.

@@ -42,6 +42,8 @@ std::size_t usable_size(const void* block) noexcept {
   return sallocx(const_cast<void*>(block), 0);
 }
 
+bool release_all() noexcept { return false; }
+
 ResidentFigure allocator_resident() {
   // Statistics are cached; bumping the epoch refreshes them.
   std::uint64_t epoch = 1;

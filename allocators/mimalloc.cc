@@ -34,6 +34,8 @@ void deallocate(void* block, std::size_t, std::size_t) noexcept { mi_free(block)
 
 std::size_t usable_size(const void* block) noexcept { return mi_usable_size(block); }
 
+bool release_all() noexcept { return false; }
+
 ResidentFigure allocator_resident() {
   std::size_t elapsed, user, system, current_rss, peak_rss, current_commit, peak_commit, faults;
   mi_process_info(&elapsed, &user, &system, &current_rss, &peak_rss, &current_commit, &peak_commit,

@@ -58,6 +58,8 @@ std::size_t usable_size(const void* block) noexcept {
   return tc_malloc_size(const_cast<void*>(block));
 }
 
+bool release_all() noexcept { return false; }
+
 ResidentFigure allocator_resident() {
   std::size_t heap = 0;
   if (!MallocExtension_GetNumericProperty("generic.heap_size", &heap)) return {};

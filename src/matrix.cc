@@ -120,7 +120,7 @@ void parse_protocol(const nlohmann::json& j, const std::string& file, RunProtoco
 }  // namespace
 
 const std::vector<std::string>& known_backends() {
-  static const std::vector<std::string> names{"system", "mimalloc", "jemalloc", "tcmalloc"};
+  static const std::vector<std::string> names{"system", "mimalloc", "jemalloc", "tcmalloc", "arena"};
   return names;
 }
 

@@ -53,7 +53,11 @@ std::vector<std::size_t> pairs_alternating(std::size_t variants, int round) {
   return order;
 }
 
-Plan schedule(const Matrix& m, std::vector<Variant> variants, std::uint64_t seed, RoundOrder round_order) {
+// paired: the two sides of a compare pair share each round's cell-order seed, so both
+// run their cells in the same order and allocator history is alike on both sides; only
+// the variant differs.
+Plan schedule(const Matrix& m, std::vector<Variant> variants, std::uint64_t seed, RoundOrder round_order,
+              bool paired = false) {
   Plan plan;
   plan.processes = m.protocol.processes;
   plan.variants = std::move(variants);
@@ -82,7 +86,10 @@ Plan schedule(const Matrix& m, std::vector<Variant> variants, std::uint64_t seed
   for (int round = 0; round < m.protocol.processes; ++round) {
     const std::vector<std::size_t> order = round_order(plan.variants.size(), round);
     auto add_job = [&](std::size_t v, std::vector<int> ids) {
-      plan.jobs.push_back({WorkerMode::time, round, v, std::move(ids), mix(seed + plan.jobs.size())});
+      const std::uint64_t job_seed =
+          paired ? mix(seed + static_cast<std::uint64_t>(round) * 1000003u + (v / 2) * 7919u + (ids.size() == 1 ? static_cast<std::uint64_t>(ids[0] % static_cast<int>(std::max<std::size_t>(cells_per_variant, 1))) * 31u : 0u))
+                 : mix(seed + plan.jobs.size());
+      plan.jobs.push_back({WorkerMode::time, round, v, std::move(ids), job_seed});
     };
     if (m.protocol.fresh_process_per_cell) {
       for (std::size_t c = 0; c < cells_per_variant; ++c)
@@ -119,7 +126,7 @@ Plan make_compare_plan(const Matrix& m, const std::vector<Variant>& baselines,
     variants.push_back(baselines[i]);
     variants.push_back(candidates[i]);
   }
-  Plan plan = schedule(m, std::move(variants), seed, pairs_alternating);
+  Plan plan = schedule(m, std::move(variants), seed, pairs_alternating, true);
   const std::size_t per_variant = plan.cells.size() / std::max<std::size_t>(plan.variants.size(), 1);
   plan.partner.resize(plan.cells.size());
   for (const PlannedCell& cell : plan.cells) {

@@ -211,25 +211,20 @@ TEST(CalibrateEndToEnd, StoresANoiseFloorPerCellThatTheGateApplies) {
 namespace abench {
 namespace {
 
-// abench's own CI gate: an unchanged build, calibrated then gated on a small matrix, must
-// pass (this is the A/A check .ci/run makes through scripts/test; the instruction-count
-// A/A is InstructionsEndToEnd.CountsAreIdenticalAcrossRunsAndTheGatePassesThem).
+// abench's own CI gate: an unchanged build gated against itself in one interleaved run
+// (compare --gate, both sides paired round by round with the same cell orders) on a small
+// matrix must pass. 5 processes a side, as the compare output recommends. The
+// instruction-count A/A is InstructionsEndToEnd.CountsAreIdenticalAcrossRunsAndTheGatePassesThem.
 TEST(CiGate, AnUnchangedBuildPassesItsOwnGate) {
   testing::TempDir dir;
-  const std::string name = "ci-aa-" + std::to_string(getpid());
-  const std::vector<std::string> axes{"--matrix", "quick", "--workload", "allocate,append", "--size", "64,4096",
-                                      "--align", "256", "--live", "1", "--no-counts"};
-  auto with_axes = [&](std::vector<std::string> args) {
-    args.insert(args.end(), axes.begin(), axes.end());
-    return args;
-  };
-  const auto stored = std::filesystem::path(ABENCH_SOURCE_DIR_FOR_TESTS) / "results" / "baselines" / name;
-  ASSERT_EQ(testing::run_cli(with_axes({"run", "--save-baseline", name, "--out", (dir.path() / "base").string()})).exit_code, 0);
-  ASSERT_EQ(testing::run_cli(with_axes({"calibrate", "--save-noise", name, "--out", (dir.path() / "cal").string()})).exit_code, 0);
-  const testing::CliResult gate = testing::run_cli({"gate", "--baseline", name, "--out", (dir.path() / "g").string()});
-  std::filesystem::remove_all(stored);
+  const testing::CliResult gate = testing::run_cli(
+      {"compare", "--gate", "--baseline", "label=A", "--candidate", "label=B", "--matrix", "quick", "--workload",
+       "allocate,append", "--size", "64,4096", "--align", "256", "--live", "1", "--processes", "5", "--no-counts",
+       "--out", (dir.path() / "g").string()});
   EXPECT_EQ(gate.exit_code, 0) << gate.out;
   EXPECT_NE(gate.out.find("regressions: 0"), std::string::npos) << gate.out;
+  const auto verdict = nlohmann::json::parse(testing::read_file(dir.path() / "g" / "gate.json"));
+  EXPECT_EQ(verdict["cells"].size(), 12u);  // 3 backends x 2 workloads x 2 sizes
 }
 
 }  // namespace
