@@ -6,6 +6,7 @@
 #include "harness/checked_allocator.h"
 #include "harness/clock.h"
 #include "harness/cross_thread.h"
+#include "harness/working_set.h"
 #include "harness/pinning.h"
 #include "harness/instruction_counter.h"
 #include "harness/native_allocator.h"
@@ -98,6 +99,13 @@ template <Workload W>
 std::string verify_workload(const CellSpec& cell, const char* allocator_name, const LoadedPlugin* plugin) {
   if constexpr (W == Workload::noop) {
     return "";
+  } else if constexpr (W == Workload::workingset) {
+    if (plugin != nullptr && plugin->is_buffer()) return kRawOnBufferSubject;
+    const std::size_t A = cell.alignment.effective();
+    if (plugin != nullptr)
+      return WorkingSet(CheckedAllocator<PluginAllocator>(PluginAllocator{plugin->plugin->allocator}, plugin->plugin->name),
+                        cell.size, cell.live, A).verify();
+    return WorkingSet(Checked(NativeAllocator{}, allocator_name), cell.size, cell.live, A).verify();
   } else if constexpr (W == Workload::xthread) {
     if (plugin != nullptr && plugin->is_buffer()) return kRawOnBufferSubject;
     if (plugin != nullptr)
@@ -175,9 +183,42 @@ CellReport measure_cross_thread(const CellSpec& cell, Allocator allocator, const
   return report;
 }
 
+template <class Allocator>
+CellReport measure_working_set(const CellSpec& cell, Allocator allocator, const SamplerConfig& sampler,
+                               bool instructions) {
+  WorkingSet<Allocator> set(allocator, cell.size, cell.live, cell.alignment.effective());
+  const double objects = static_cast<double>(set.objects());
+  if (instructions) {
+    const std::uint64_t iterations = std::max<std::uint64_t>(1, kInstructionModeOperations / set.objects());
+    if (!set.run(iterations)) throw AllocationFailed();
+    const InstructionCount count = count_region([&] { set.run(iterations); }, cell.id);
+    const double ops = static_cast<double>(iterations) * objects;
+    CellReport report{cell.id, true, "", iterations, set.objects(), 1, {static_cast<double>(count.instructions) / ops}, {}};
+    if (count.data_accesses) report.data_accesses_per_op = static_cast<double>(count.data_accesses) / ops;
+    return report;
+  }
+  SamplerConfig config = sampler;
+  if (cell.fixed_iterations) config.fixed_iterations = cell.fixed_iterations;
+  bool failed = false;
+  const SampleRun samples = sample(config, [&](std::uint64_t iterations) {
+    const std::uint64_t start = now_ns();
+    failed |= !set.run(iterations);
+    return now_ns() - start;
+  });
+  if (failed) throw AllocationFailed();
+  CellReport report{cell.id, true, "", samples.iterations, set.objects(), samples.warmup_batches, {}, {}};
+  const double ops = static_cast<double>(samples.iterations) * objects;
+  for (std::uint64_t ns : samples.batch_ns) report.sample_ns_per_op.push_back(static_cast<double>(ns) / ops);
+  return report;
+}
+
 template <Workload W>
 CellReport measure(const CellSpec& cell, const SamplerConfig& sampler, bool touch, const LoadedPlugin* plugin,
                    bool instructions) {
+  if constexpr (W == Workload::workingset) {
+    if (plugin != nullptr) return measure_working_set(cell, PluginAllocator{plugin->plugin->allocator}, sampler, instructions);
+    return measure_working_set(cell, NativeAllocator{}, sampler, instructions);
+  }
   if constexpr (W == Workload::xthread) {
     if (plugin != nullptr) return measure_cross_thread(cell, PluginAllocator{plugin->plugin->allocator}, sampler);
     return measure_cross_thread(cell, NativeAllocator{}, sampler);

@@ -56,6 +56,10 @@ class CheckedAllocator {
   }
 
   std::size_t usable_size(const void* block) const { return inner_.usable_size(block); }
+  bool release_all() const {
+    if constexpr (requires { inner_.release_all(); }) return inner_.release_all();
+    return false;
+  }
 
  private:
   void check_block(const char* call, void* block, std::size_t size, std::size_t align) const {

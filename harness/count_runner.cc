@@ -10,6 +10,7 @@
 #include "harness/counters.h"
 #include "harness/counting_allocator.h"
 #include "harness/cross_thread.h"
+#include "harness/working_set.h"
 #include "harness/pinning.h"
 #include "harness/native_allocator.h"
 #include "harness/workloads.h"
@@ -140,8 +141,52 @@ CellCounts count_cross_thread(const CellSpec& cell, Allocator allocator) {
   return c;
 }
 
+// workingset: one build and release of the set under the counters. An arena releases all
+// at once, so its per-object frees are not expected.
+template <class Allocator>
+CellCounts count_working_set(const CellSpec& cell, Allocator allocator) {
+  WorkingSet<CountingAllocator<Allocator>> set(CountingAllocator<Allocator>{allocator}, cell.size, cell.live,
+                                               cell.alignment.effective());
+  CellCounts c;
+  c.id = cell.id;
+  c.expected_requests_min = c.expected_requests_max = 1;
+  rusage before{}, after{};
+  getrusage(RUSAGE_SELF, &before);
+  start_counting();
+  const bool ok = set.run(kCountingIterations);
+  stop_counting();
+  getrusage(RUSAGE_SELF, &after);
+  if (!ok) throw AllocationFailed();
+  const AllocationCounters& totals = counters();
+  c.operations = kCountingIterations * set.objects();
+  c.requests = totals.requests;
+  c.frees = totals.frees;
+  c.requested_bytes = totals.requested_bytes;
+  c.requests_min = totals.requests / c.operations;
+  c.requests_max = (totals.requests + c.operations - 1) / c.operations;
+  const auto sizes = working_set_sizes(cell.live, cell.size);
+  c.final_request_bytes_min = c.usable_bytes_min = *std::min_element(sizes.begin(), sizes.end());
+  c.final_request_bytes_max = c.usable_bytes_max = *std::max_element(sizes.begin(), sizes.end());
+  c.peak_live_bytes = totals.peak_live_bytes;
+  c.peak_rss_bytes = static_cast<std::uint64_t>(after.ru_maxrss) * 1024;
+  c.minor_faults = static_cast<std::uint64_t>(after.ru_minflt - before.ru_minflt);
+  const backend::ResidentFigure resident = backend::allocator_resident();
+  c.allocator_resident_available = resident.available;
+  c.allocator_resident_bytes = resident.bytes;
+  c.allocator_resident_source = resident.source;
+  c.builtin_buffer = c.frees != 0;  // an arena frees nothing one by one: no per-object check
+  c.ok = true;
+  return c;
+}
+
 template <Workload W>
 CellCounts count_workload(const CellSpec& cell, bool touch, const LoadedPlugin* plugin) {
+  if constexpr (W == Workload::workingset) {
+    if (plugin != nullptr && plugin->is_buffer())
+      throw std::runtime_error("workingset runs on an allocator, and a buffer subject offers none");
+    if (plugin != nullptr) return count_working_set(cell, PluginAllocator{plugin->plugin->allocator});
+    return count_working_set(cell, NativeAllocator{});
+  }
   if constexpr (W == Workload::xthread) {
     if (plugin != nullptr && plugin->is_buffer())
       throw std::runtime_error("xthread runs on an allocator, and a buffer subject offers none");

@@ -35,6 +35,10 @@ struct CountingAllocator {
     inner.deallocate(block, size, align);
   }
   std::size_t usable_size(const void* block) const { return inner.usable_size(block); }
+  bool release_all() const {
+    if constexpr (requires { inner.release_all(); }) return inner.release_all();
+    return false;
+  }
 };
 
 }  // namespace abench

@@ -25,9 +25,9 @@ inline constexpr std::array<std::string_view, 2> kPolicyNames{"exact", "padded"}
 
 // allocate..append build buffers; pair, batch and batch-reverse work on the allocator
 // directly (raw blocks): the patterns allocator regressions are reported on.
-enum class Workload { allocate, zeroed, grow, append, noop, pair, batch, batch_reverse, xthread };
-inline constexpr std::array<std::string_view, 9> kWorkloadNames{
-    "allocate", "zeroed", "grow", "append", "noop", "pair", "batch", "batch-reverse", "xthread"};
+enum class Workload { allocate, zeroed, grow, append, noop, pair, batch, batch_reverse, xthread, workingset };
+inline constexpr std::array<std::string_view, 10> kWorkloadNames{
+    "allocate", "zeroed", "grow", "append", "noop", "pair", "batch", "batch-reverse", "xthread", "workingset"};
 
 inline constexpr bool is_raw_workload(Workload w) {
   return w == Workload::pair || w == Workload::batch || w == Workload::batch_reverse;

@@ -20,6 +20,8 @@ struct NativeAllocator {
     backend::deallocate(block, size, align);
   }
   std::size_t usable_size(const void* block) const noexcept { return backend::usable_size(block); }
+  // true only for an arena, which then gave everything back at once.
+  bool release_all() const noexcept { return backend::release_all(); }
 };
 
 }  // namespace abench

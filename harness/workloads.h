@@ -187,6 +187,7 @@ decltype(auto) with_workload(Workload w, F&& f) {
     case Workload::batch: return f(std::integral_constant<Workload, Workload::batch>{});
     case Workload::batch_reverse: return f(std::integral_constant<Workload, Workload::batch_reverse>{});
     case Workload::xthread: return f(std::integral_constant<Workload, Workload::xthread>{});
+    case Workload::workingset: return f(std::integral_constant<Workload, Workload::workingset>{});
     case Workload::noop: break;
   }
   return f(std::integral_constant<Workload, Workload::noop>{});
@@ -207,7 +208,8 @@ inline ExpectedBuffer expected_buffer(Workload w, std::size_t n) {
     case Workload::pair:
     case Workload::batch:
     case Workload::batch_reverse:
-    case Workload::xthread: return {0, n};
+    case Workload::xthread:
+    case Workload::workingset: return {0, n};
     case Workload::noop: break;
   }
   return {0, 0};
@@ -222,7 +224,7 @@ struct RequestRange {
 
 inline RequestRange expected_requests(Workload w, Policy policy, std::size_t n, std::size_t align) {
   if (w == Workload::noop) return {0, 0};
-  if (is_raw_workload(w) || w == Workload::xthread) return {1, 1};
+  if (is_raw_workload(w) || w == Workload::xthread || w == Workload::workingset) return {1, 1};
   std::vector<std::size_t> lengths;  // the lengths the workload requires, in order
   if (w == Workload::grow) lengths = {n, n + grow_reserve_bytes(n)};
   if (w == Workload::append)

@@ -122,7 +122,7 @@ void add_measure_options(CLI::App& cmd, MeasureOptions& o) {
                  "time (default), instructions (callgrind: deterministic), perf (hardware counters)");
   cmd.add_option("--backend", o.backends, "Backends (comma-separated), e.g. system,mimalloc")->delimiter(',');
   cmd.add_option("--policy", o.policies, "Buffer policies: exact, padded")->delimiter(',');
-  cmd.add_option("--workload", o.workloads, "Workloads: allocate, zeroed, grow, append, noop, pair, batch, batch-reverse, xthread")->delimiter(',');
+  cmd.add_option("--workload", o.workloads, "Workloads: allocate, zeroed, grow, append, noop, pair, batch, batch-reverse, xthread, workingset")->delimiter(',');
   cmd.add_option("--size", o.sizes, "Buffer sizes in bytes")->delimiter(',');
   cmd.add_option("--align", o.alignments,
                  "Alignments: N (N<=256: preferred N; N>256: requested N) or R:P")->delimiter(',');

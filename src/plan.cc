@@ -68,6 +68,10 @@ Plan schedule(const Matrix& m, std::vector<Variant> variants, std::uint64_t seed
       for (std::size_t size : m.sizes)
         for (const Alignment& a : m.alignments)
           for (std::size_t live : m.lives) {
+            if (plan.variants[v].backend == "arena" && w != Workload::workingset)
+              throw UsageError(fmt::format(
+                  "{}: backend 'arena' runs only the workingset workload, not '{}': a bump arena frees "
+                  "nothing until it is reset, so any other workload would grow without bound", m.path, name_of(w)));
             CellSpec spec{static_cast<int>(plan.cells.size()), w, plan.variants[v].policy, size, a, live};
             if (cell_footprint_bytes(spec) > physical_memory_bytes())
               throw UsageError(fmt::format(

@@ -10,6 +10,7 @@
 #include "harness/checked_allocator.h"
 #include "harness/native_allocator.h"
 #include "harness/worker.h"
+#include "harness/working_set.h"
 
 namespace abench {
 namespace {
@@ -77,6 +78,30 @@ TEST(CellRunner, CrossThreadObjectsAreAllFreedByTheOtherThread) {
   ASSERT_TRUE(r.ok) << r.error;
   EXPECT_EQ(r.sample_ns_per_op.size(), 3u);
   for (double ns : r.sample_ns_per_op) EXPECT_GT(ns, 1.0);
+}
+
+TEST(CellRunner, WorkingSetBuildsChecksAndReleasesEveryObject) {
+  EXPECT_EQ(verify_cell({0, Workload::workingset, Policy::exact, 1024, {1, 1}, 1000}, ABENCH_TEST_BACKEND), "");
+  EXPECT_EQ(verify_cell({1, Workload::workingset, Policy::exact, 64, {1, 64}, 100}, ABENCH_TEST_BACKEND), "");
+  SamplerConfig sampler;
+  sampler.min_batch_ns = 200'000;
+  sampler.samples = 2;
+  const CellReport r = run_cell({2, Workload::workingset, Policy::exact, 256, {1, 1}, 500}, sampler, false,
+                                ABENCH_TEST_BACKEND);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(r.ops_per_iteration, 500u);
+}
+
+TEST(WorkingSetSizes, AreFixedBySeedAndWithinEightToN) {
+  const auto a = working_set_sizes(1000, 1024), b = working_set_sizes(1000, 1024);
+  EXPECT_EQ(a, b);
+  for (std::size_t s : a) {
+    EXPECT_GE(s, 8u);
+    EXPECT_LE(s, 1024u);
+    EXPECT_EQ(s % 8, 0u);
+  }
+  EXPECT_LT(*std::min_element(a.begin(), a.end()), 32u);  // log-uniform: small sizes are common
+  EXPECT_GT(*std::max_element(a.begin(), a.end()), 512u);
 }
 
 TEST(CellRunner, MeasuresTheRequestedNumberOfSamples) {

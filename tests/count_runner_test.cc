@@ -126,6 +126,16 @@ TEST(CountRunner, CrossThreadCountsOneRequestAndOneFreePerObjectAcrossThreads) {
   EXPECT_EQ(c.requested_bytes, 64 * c.operations);
 }
 
+TEST(CountRunner, WorkingSetMakesOneRequestPerObjectAndFreesThemUnlessAnArena) {
+  const CellCounts c = count_cell({0, Workload::workingset, Policy::exact, 1024, {1, 1}, 1000}, false);
+  ASSERT_TRUE(c.ok) << c.error;
+  EXPECT_EQ(c.operations, kCountingIterations * 1000u);
+  EXPECT_EQ(c.requests, c.operations);
+  // The arena gives everything back in one release_all, so no object is freed alone.
+  EXPECT_EQ(c.frees, std::string(ABENCH_TEST_BACKEND) == "arena" ? 0u : c.operations);
+  EXPECT_LE(c.final_request_bytes_max, 1024u);
+}
+
 TEST(CountRunner, NoopMakesNoRequests) {
   const CellCounts c = count_cell({0, Workload::noop, Policy::exact, 64, {1, 256}, 8}, false);
   ASSERT_TRUE(c.ok);

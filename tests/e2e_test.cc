@@ -187,6 +187,25 @@ TEST(EndToEnd, CrossThreadMatrixRunsAndIsRefusedOnOneCpu) {
   }
 }
 
+TEST(EndToEnd, ArenaMatrixComparesTheArenaWithEveryAllocator) {
+  testing::TempDir dir;
+  const auto out = dir.path() / "arena";
+  const CliResult r = run_cli({"run", "--matrix", "arena", "--size", "256", "--samples", "3", "--processes", "1",
+                               "--min-batch-ms", "0.5", "--out", out.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const auto rows = read_csv(out / "results.csv");
+  ASSERT_EQ(rows.size(), 5u);
+  for (const auto& row : rows) {
+    EXPECT_EQ(row.at("status"), "ok") << row.at("backend");
+    EXPECT_EQ(row.at("count_check"), "ok") << row.at("backend");
+    EXPECT_EQ(row.at("requests"), "1");
+    EXPECT_EQ(row.at("frees"), row.at("backend") == "arena" ? "0" : "1");
+  }
+  const CliResult misuse = run_cli({"run", "--matrix", "quick", "--backend", "arena", "--out", (dir.path() / "x").string()});
+  EXPECT_EQ(misuse.exit_code, 2);
+  EXPECT_NE(misuse.err.find("backend 'arena' runs only the workingset workload"), std::string::npos) << misuse.err;
+}
+
 struct BadInput {
   std::vector<std::string> args;
   std::string matrix;  // written to bad.json when non-empty and passed as --matrix
