@@ -30,7 +30,14 @@ void* grow(void* block, std::size_t, std::size_t new_size, std::size_t align) no
                                 : mi_realloc_aligned(block, new_size, align);
 }
 
-void deallocate(void* block, std::size_t, std::size_t) noexcept { mi_free(block); }
+// The sized, aligned free where the request was aligned; mi_free otherwise.
+void deallocate(void* block, std::size_t size, std::size_t align) noexcept {
+  if (align <= kNaturalAlign) {
+    mi_free(block);
+  } else {
+    mi_free_size_aligned(block, size, align);
+  }
+}
 
 std::size_t usable_size(const void* block) noexcept { return mi_usable_size(block); }
 
