@@ -137,79 +137,66 @@ std::string verify_workload(const CellSpec& cell, const char* allocator_name, co
   }
 }
 
-template <Workload W, class Context>
-CellReport measure_with(const CellSpec& cell, const Context& context, const SamplerConfig& sampler,
-                        bool instructions) {
-  BufferSlots<typename Context::Buffer> slots(cell.live);
+// The measurement of one cell, whatever loop it runs: `batch(iterations)` runs that many
+// iterations of `ops_per_iteration` operations each and returns false if the allocator
+// failed. Timed: the sampler's batches. Instructions: one fixed-size region under callgrind,
+// after the same number unmeasured as warm-up.
+template <class Batch>
+CellReport measure_batches(const CellSpec& cell, std::uint64_t ops_per_iteration, const SamplerConfig& sampler,
+                           bool instructions, Batch&& batch) {
   if (instructions) {
-    // A fixed number of operations, after the same number unmeasured as warm-up.
-    const std::uint64_t iterations = (kInstructionModeOperations + cell.live - 1) / cell.live;
-    run_iterations<W>(context, slots, iterations);
-    const InstructionCount count =
-        count_region([&] { run_iterations<W>(context, slots, iterations); }, cell.id);
-    const double ops = static_cast<double>(iterations * cell.live);
-    CellReport report{cell.id, true, "", iterations, cell.live, 1, {static_cast<double>(count.instructions) / ops}, {}};
+    const std::uint64_t iterations = (kInstructionModeOperations + ops_per_iteration - 1) / ops_per_iteration;
+    if (!batch(iterations)) throw AllocationFailed();
+    bool ok = true;
+    const InstructionCount count = count_region([&] { ok = batch(iterations); }, cell.id);
+    if (!ok) throw AllocationFailed();
+    const double ops = static_cast<double>(iterations * ops_per_iteration);
+    CellReport report{cell.id, true, "", iterations, ops_per_iteration, 1, {static_cast<double>(count.instructions) / ops}, {}};
     if (count.data_accesses) report.data_accesses_per_op = static_cast<double>(count.data_accesses) / ops;
     return report;
   }
   SamplerConfig config = sampler;
   if (cell.fixed_iterations) config.fixed_iterations = cell.fixed_iterations;
+  bool ok = true;
   const SampleRun run = sample(config, [&](std::uint64_t iterations) {
     const std::uint64_t start = now_ns();
-    run_iterations<W>(context, slots, iterations);
+    ok &= batch(iterations);
     return now_ns() - start;
   });
-  CellReport report{cell.id, true, "", run.iterations, cell.live, run.warmup_batches, {}, {}};
-  const double ops = static_cast<double>(run.iterations) * static_cast<double>(cell.live);
+  if (!ok) throw AllocationFailed();
+  CellReport report{cell.id, true, "", run.iterations, ops_per_iteration, run.warmup_batches, {}, {}};
+  const double ops = static_cast<double>(run.iterations) * static_cast<double>(ops_per_iteration);
   for (std::uint64_t ns : run.batch_ns) report.sample_ns_per_op.push_back(static_cast<double>(ns) / ops);
   return report;
+}
+
+template <Workload W, class Context>
+CellReport measure_with(const CellSpec& cell, const Context& context, const SamplerConfig& sampler,
+                        bool instructions) {
+  BufferSlots<typename Context::Buffer> slots(cell.live);
+  return measure_batches(cell, cell.live, sampler, instructions, [&](std::uint64_t iterations) {
+    run_iterations<W>(context, slots, iterations);
+    return true;
+  });
 }
 
 template <class Allocator>
 CellReport measure_cross_thread(const CellSpec& cell, Allocator allocator, const SamplerConfig& sampler) {
   CrossThreadRun<Allocator> run(allocator, cell.size, cell.alignment.effective(), consumer_cpu().cpu, pin_thread);
-  SamplerConfig config = sampler;
-  if (cell.fixed_iterations) config.fixed_iterations = cell.fixed_iterations;
-  bool failed = false;
-  const SampleRun samples = sample(config, [&](std::uint64_t iterations) {
-    const std::uint64_t start = now_ns();
-    failed |= !run.run_batch(iterations * cell.live);
-    return now_ns() - start;
-  });
-  if (failed) throw AllocationFailed();
-  CellReport report{cell.id, true, "", samples.iterations, cell.live, samples.warmup_batches, {}, {}};
-  const double ops = static_cast<double>(samples.iterations) * static_cast<double>(cell.live);
-  for (std::uint64_t ns : samples.batch_ns) report.sample_ns_per_op.push_back(static_cast<double>(ns) / ops);
-  return report;
+  // The consumer thread must be up and spinning before the first batch is timed: a first
+  // batch that waits for the scheduler to start it would stop the warm-up at one object a
+  // batch, measuring thread start-up latency instead of the handover.
+  if (!run.run_batch(4 * PointerQueue::kCapacity)) throw AllocationFailed();
+  return measure_batches(cell, cell.live, sampler, false,
+                         [&](std::uint64_t iterations) { return run.run_batch(iterations * cell.live); });
 }
 
 template <class Allocator>
 CellReport measure_working_set(const CellSpec& cell, Allocator allocator, const SamplerConfig& sampler,
                                bool instructions) {
   WorkingSet<Allocator> set(allocator, cell.size, cell.live, cell.alignment.effective());
-  const double objects = static_cast<double>(set.objects());
-  if (instructions) {
-    const std::uint64_t iterations = std::max<std::uint64_t>(1, kInstructionModeOperations / set.objects());
-    if (!set.run(iterations)) throw AllocationFailed();
-    const InstructionCount count = count_region([&] { set.run(iterations); }, cell.id);
-    const double ops = static_cast<double>(iterations) * objects;
-    CellReport report{cell.id, true, "", iterations, set.objects(), 1, {static_cast<double>(count.instructions) / ops}, {}};
-    if (count.data_accesses) report.data_accesses_per_op = static_cast<double>(count.data_accesses) / ops;
-    return report;
-  }
-  SamplerConfig config = sampler;
-  if (cell.fixed_iterations) config.fixed_iterations = cell.fixed_iterations;
-  bool failed = false;
-  const SampleRun samples = sample(config, [&](std::uint64_t iterations) {
-    const std::uint64_t start = now_ns();
-    failed |= !set.run(iterations);
-    return now_ns() - start;
-  });
-  if (failed) throw AllocationFailed();
-  CellReport report{cell.id, true, "", samples.iterations, set.objects(), samples.warmup_batches, {}, {}};
-  const double ops = static_cast<double>(samples.iterations) * objects;
-  for (std::uint64_t ns : samples.batch_ns) report.sample_ns_per_op.push_back(static_cast<double>(ns) / ops);
-  return report;
+  return measure_batches(cell, set.objects(), sampler, instructions,
+                         [&](std::uint64_t iterations) { return set.run(iterations); });
 }
 
 template <Workload W>

@@ -100,35 +100,28 @@ CellCounts count_with(const CellSpec& cell, const Context& context, bool touch, 
   return c;
 }
 
-// xthread: objects allocated here and freed by the consumer thread, counted by a
-// CountingAllocator on both sides.
-template <class Allocator>
-CellCounts count_cross_thread(const CellSpec& cell, Allocator allocator) {
-  constexpr std::uint64_t kObjects = 3 * 1024;
+// For the workloads with loops of their own (xthread, workingset): runs `body` under the
+// counters and fills the totals, per-operation averages and the process's memory figures.
+template <class Body>
+CellCounts count_totals(const CellSpec& cell, std::uint64_t operations, Body&& body) {
   CellCounts c;
   c.id = cell.id;
   c.expected_requests_min = c.expected_requests_max = 1;
   rusage before{}, after{};
   getrusage(RUSAGE_SELF, &before);
-  {
-    CrossThreadRun<CountingAllocator<Allocator>> run(CountingAllocator<Allocator>{allocator}, cell.size,
-                                                     cell.alignment.effective(), second_cpu(current_cpu()), pin_thread);
-    start_counting();
-    const bool ok = run.run_batch(kObjects);
-    stop_counting();
-    if (!ok) throw AllocationFailed();
-  }
+  start_counting();
+  const bool ok = body();
+  stop_counting();
   getrusage(RUSAGE_SELF, &after);
+  if (!ok) throw AllocationFailed();
   const AllocationCounters& totals = counters();
-  c.operations = kObjects;
+  c.operations = operations;
   c.requests = totals.requests;
   c.frees = totals.frees;
   c.requested_bytes = totals.requested_bytes;
-  // Per object: every request is one object's, so min and max are the average when exact.
-  c.requests_min = totals.requests / kObjects;
-  c.requests_max = (totals.requests + kObjects - 1) / kObjects;
-  c.final_request_bytes_min = c.final_request_bytes_max = cell.size;
-  c.usable_bytes_min = c.usable_bytes_max = cell.size;
+  // Per object: each request is one object's, so min and max are the average when exact.
+  c.requests_min = totals.requests / operations;
+  c.requests_max = (totals.requests + operations - 1) / operations;
   c.peak_live_bytes = totals.peak_live_bytes;
   c.live_tracking_overflow = totals.live_tracking_overflow;
   c.peak_rss_bytes = static_cast<std::uint64_t>(after.ru_maxrss) * 1024;
@@ -141,41 +134,30 @@ CellCounts count_cross_thread(const CellSpec& cell, Allocator allocator) {
   return c;
 }
 
-// workingset: one build and release of the set under the counters. An arena releases all
+// xthread: objects allocated here and freed by the consumer thread, counted by a
+// CountingAllocator on both sides.
+template <class Allocator>
+CellCounts count_cross_thread(const CellSpec& cell, Allocator allocator) {
+  constexpr std::uint64_t kObjects = 3 * 1024;
+  CrossThreadRun<CountingAllocator<Allocator>> run(CountingAllocator<Allocator>{allocator}, cell.size,
+                                                   cell.alignment.effective(), second_cpu(current_cpu()), pin_thread);
+  CellCounts c = count_totals(cell, kObjects, [&] { return run.run_batch(kObjects); });
+  c.final_request_bytes_min = c.final_request_bytes_max = cell.size;
+  c.usable_bytes_min = c.usable_bytes_max = cell.size;
+  return c;
+}
+
+// workingset: builds and releases of the set under the counters. An arena releases all
 // at once, so its per-object frees are not expected.
 template <class Allocator>
 CellCounts count_working_set(const CellSpec& cell, Allocator allocator) {
   WorkingSet<CountingAllocator<Allocator>> set(CountingAllocator<Allocator>{allocator}, cell.size, cell.live,
                                                cell.alignment.effective());
-  CellCounts c;
-  c.id = cell.id;
-  c.expected_requests_min = c.expected_requests_max = 1;
-  rusage before{}, after{};
-  getrusage(RUSAGE_SELF, &before);
-  start_counting();
-  const bool ok = set.run(kCountingIterations);
-  stop_counting();
-  getrusage(RUSAGE_SELF, &after);
-  if (!ok) throw AllocationFailed();
-  const AllocationCounters& totals = counters();
-  c.operations = kCountingIterations * set.objects();
-  c.requests = totals.requests;
-  c.frees = totals.frees;
-  c.requested_bytes = totals.requested_bytes;
-  c.requests_min = totals.requests / c.operations;
-  c.requests_max = (totals.requests + c.operations - 1) / c.operations;
+  CellCounts c = count_totals(cell, kCountingIterations * set.objects(), [&] { return set.run(kCountingIterations); });
   const auto sizes = working_set_sizes(cell.live, cell.size);
   c.final_request_bytes_min = c.usable_bytes_min = *std::min_element(sizes.begin(), sizes.end());
   c.final_request_bytes_max = c.usable_bytes_max = *std::max_element(sizes.begin(), sizes.end());
-  c.peak_live_bytes = totals.peak_live_bytes;
-  c.peak_rss_bytes = static_cast<std::uint64_t>(after.ru_maxrss) * 1024;
-  c.minor_faults = static_cast<std::uint64_t>(after.ru_minflt - before.ru_minflt);
-  const backend::ResidentFigure resident = backend::allocator_resident();
-  c.allocator_resident_available = resident.available;
-  c.allocator_resident_bytes = resident.bytes;
-  c.allocator_resident_source = resident.source;
   c.builtin_buffer = c.frees != 0;  // an arena frees nothing one by one: no per-object check
-  c.ok = true;
   return c;
 }
 
