@@ -134,7 +134,8 @@ CLI::App* register_calibrate_command(CLI::App& app, CalibrateOptions& o) {
 // The gate compares a baseline with a run made later, so the noise that matters is how
 // far an unchanged build moves from one run to the next, not only between the processes
 // of one run. calibrate makes `runs` runs one after another with the same seed (as the
-// gate does) and takes, per cell, the largest |median of run i / median of run 1 - 1|.
+// gate does) and takes, per cell, the largest change of the median between any two runs,
+// the stored baseline of the same name counted as a run.
 int calibrate_command(const CalibrateOptions& o, const std::vector<std::string>& command_line) {
   const auto built = built_backends();
   const Matrix matrix = load_measure_matrix(o.measure, built);
@@ -155,27 +156,34 @@ int calibrate_command(const CalibrateOptions& o, const std::vector<std::string>&
     failed += totals_of(results).failed;
     runs.push_back(results_from_json(results_to_json(results), (run_dir / "results.json").string()));
   }
+  // A baseline already stored under this name is one more unchanged run, and the one the
+  // gate will compare with: how far a run moves from it is what matters most.
+  const auto store = std::filesystem::path(source_directory()) / "results" / "baselines" / o.save_noise;
+  std::map<std::string, std::vector<double>> medians;  // per cell key, one per run
+  if (std::filesystem::exists(store / "results.json"))
+    for (const StoredCell& cell : load_results_file((store / "results.json").string()).cells)
+      if (!cell.samples.empty()) medians[cell.key].push_back(median_of_medians(cell.samples));
+  for (const StoredResults& run : runs)
+    for (const StoredCell& cell : run.cells)
+      if (!cell.samples.empty()) medians[cell.key].push_back(median_of_medians(cell.samples));
   nlohmann::json cells = nlohmann::json::object();
   std::vector<double> floors;
-  for (std::size_t c = 0; c < runs.front().cells.size(); ++c) {
-    const StoredCell& first = runs.front().cells[c];
-    if (first.samples.empty()) continue;
-    const double reference = median_of_medians(first.samples);
-    double floor = 0;
-    for (std::size_t r = 1; r < runs.size(); ++r)
-      if (!runs[r].cells[c].samples.empty())
-        floor = std::max(floor, std::fabs(median_of_medians(runs[r].cells[c].samples) / reference - 1));
-    cells[first.key] = floor;
+  for (const auto& [key, values] : medians) {
+    double floor = 0;  // the largest change between any two of the runs
+    for (std::size_t i = 0; i < values.size(); ++i)
+      for (std::size_t j = 0; j < values.size(); ++j)
+        if (i != j) floor = std::max(floor, std::fabs(values[i] / values[j] - 1));
+    cells[key] = floor;
     floors.push_back(floor);
   }
   const nlohmann::json noise{{"schema", "abench.noise"},
                              {"schema_version", 1},
-                             {"method", "largest |change| of the median over unchanged runs, one after another"},
+                             {"method", "largest |change| of the median between any two unchanged runs (the stored "
+                                        "baseline of that name included)"},
                              {"runs", o.runs},
                              {"processes", matrix.protocol.processes},
                              {"conditions", runs.front().conditions},
                              {"cells", cells}};
-  const auto store = std::filesystem::path(source_directory()) / "results" / "baselines" / o.save_noise;
   std::filesystem::create_directories(store);
   write_file_atomically(store / "noise.json", noise.dump(2) + "\n");
   write_file_atomically(dir / "noise.json", noise.dump(2) + "\n");
