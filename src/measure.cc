@@ -225,6 +225,9 @@ RunResults execute_plan(Plan plan, const Matrix& matrix, const std::filesystem::
       cpu = results.conditions["allowed_cpus"].back().get<int>();
   }
   results.conditions["warnings"] = environment_warnings(results.conditions, cpu);
+  // abench itself (reading worker output, writing results after every cell) keeps off the
+  // CPU the workers measure on, where another CPU is allowed. Workers pin themselves.
+  results.conditions["orchestrator_cpus"] = keep_orchestrator_off_cpu(cpu);
   for (const auto& w : results.conditions["warnings"]) fmt::print(stderr, "warning: {}\n", w.get<std::string>());
 
   ProgressLine progress(stderr_is_terminal());

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -20,6 +21,21 @@ namespace {
 
 constexpr std::size_t kStderrTailBytes = 4096;
 
+// Set by keep_orchestrator_off_cpu: the mask workers must start with.
+bool g_restricted = false;
+cpu_set_t g_full_mask;
+cpu_set_t g_own_mask;
+
+// Children inherit the CPU mask of the moment they are created.
+struct FullMaskForChild {
+  FullMaskForChild() {
+    if (g_restricted) sched_setaffinity(0, sizeof g_full_mask, &g_full_mask);
+  }
+  ~FullMaskForChild() {
+    if (g_restricted) sched_setaffinity(0, sizeof g_own_mask, &g_own_mask);
+  }
+};
+
 struct Pipe {
   int read = -1, write = -1;
   Pipe() {
@@ -37,6 +53,24 @@ void close_fd(int& fd) {
 }
 
 }  // namespace
+
+std::vector<int> keep_orchestrator_off_cpu(int cpu) {
+  cpu_set_t allowed;
+  CPU_ZERO(&allowed);
+  std::vector<int> cpus;
+  if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) return cpus;
+  cpu_set_t others = allowed;
+  if (cpu >= 0 && cpu < CPU_SETSIZE) CPU_CLR(cpu, &others);
+  if (cpu >= 0 && CPU_COUNT(&others) > 0 && sched_setaffinity(0, sizeof others, &others) == 0) {
+    g_full_mask = allowed;
+    g_own_mask = others;
+    g_restricted = true;
+    allowed = others;
+  }
+  for (int c = 0; c < CPU_SETSIZE; ++c)
+    if (CPU_ISSET(c, &allowed)) cpus.push_back(c);
+  return cpus;
+}
 
 std::string describe(const LaunchOutcome& o) {
   if (!o.started) return "could not start: " + o.start_error;
@@ -85,6 +119,7 @@ LaunchOutcome ProcessLauncher::run(const LaunchRequest& request,
   envp.push_back(nullptr);
 
   pid_t pid = -1;
+  FullMaskForChild full_mask;
   const int spawn_error = posix_spawn(&pid, request.executable.c_str(), &actions, &attributes,
                                       argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);
