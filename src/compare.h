@@ -54,6 +54,9 @@ Comparison compare_results(const RunResults& results, const CompareSettings& set
 // The smallest processes per side for which the interval means what it says.
 inline constexpr int kMinProcessesForConfidence = 5;
 
+// "change" and "interval" (as after/before - 1) in j, or nulls and "problem" without them.
+void put_change(nlohmann::json& j, const std::optional<RatioInterval>& interval, const std::string& problem);
+
 std::string comparison_markdown(const Comparison& c);
 std::string comparison_csv(const Comparison& c);
 nlohmann::json comparison_json(const Comparison& c);

@@ -105,6 +105,17 @@ std::string comparison_csv(const Comparison& c) {
   return out;
 }
 
+void put_change(nlohmann::json& j, const std::optional<RatioInterval>& interval, const std::string& problem) {
+  if (interval) {
+    j["change"] = interval->ratio - 1;
+    j["interval"] = {interval->low - 1, interval->high - 1};
+  } else {
+    j["change"] = nullptr;
+    j["interval"] = nullptr;
+    j["problem"] = problem;
+  }
+}
+
 nlohmann::json comparison_json(const Comparison& c) {
   nlohmann::json rows = nlohmann::json::array();
   auto opt = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); };
@@ -124,14 +135,7 @@ nlohmann::json comparison_json(const Comparison& c) {
                      {"before_range_ns", {opt(row.before_min), opt(row.before_max)}},
                      {"after_range_ns", {opt(row.after_min), opt(row.after_max)}},
                      {"verdict", name_of(row.verdict)}};
-    if (row.interval) {
-      j["change"] = row.interval->ratio - 1;
-      j["interval"] = {row.interval->low - 1, row.interval->high - 1};
-    } else {
-      j["change"] = nullptr;
-      j["interval"] = nullptr;
-      j["problem"] = row.problem;
-    }
+    put_change(j, row.interval, row.problem);
     j["counts_before"] = row.before_counts ? nlohmann::json(*row.before_counts) : nlohmann::json(nullptr);
     j["counts_after"] = row.after_counts ? nlohmann::json(*row.after_counts) : nlohmann::json(nullptr);
     rows.push_back(std::move(j));

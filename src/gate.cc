@@ -154,14 +154,7 @@ nlohmann::json gate_json(const GateVerdict& v) {
     nlohmann::json j{{"cell", c.key},           {"threshold", c.threshold}, {"noise_floor", c.noise_floor},
                      {"applied_threshold", c.applied}, {"result", name_of(c.outcome)},
                      {"pass", c.outcome != GateOutcome::regression && c.outcome != GateOutcome::failed}};
-    if (c.interval) {
-      j["change"] = c.interval->ratio - 1;
-      j["interval"] = {c.interval->low - 1, c.interval->high - 1};
-    } else {
-      j["change"] = nullptr;
-      j["interval"] = nullptr;
-      j["problem"] = c.problem;
-    }
+    put_change(j, c.interval, c.problem);
     cells.push_back(std::move(j));
   }
   return {{"schema", "abench.gate"},        {"schema_version", 1},

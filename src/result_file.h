@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "src/bootstrap.h"
+#include "src/gate.h"
 
 namespace abench {
 
@@ -39,11 +40,6 @@ StoredResults results_from_json(const nlohmann::json& json, const std::string& p
 // The key of a cell as results.json spells it.
 std::string cell_key(const nlohmann::json& cell);
 
-}  // namespace abench
-
-#include "src/gate.h"
-
-namespace abench {
 
 // Cells of two result files paired by key: the baseline file's baseline side (or all of a
 // run's cells) with the candidate file's candidate side. Throws UsageError when a file
