@@ -2,6 +2,7 @@
 
 #include <cstring>
 #include <exception>
+#include <stdexcept>
 
 #include "harness/checked_allocator.h"
 #include "harness/clock.h"
@@ -10,6 +11,7 @@
 #include "harness/pinning.h"
 #include "harness/instruction_counter.h"
 #include "harness/native_allocator.h"
+#include "harness/perf_counters.h"
 #include "harness/workloads.h"
 
 namespace abench {
@@ -143,38 +145,63 @@ std::string verify_workload(const CellSpec& cell, const char* allocator_name, co
 // after the same number unmeasured as warm-up.
 template <class Batch>
 CellReport measure_batches(const CellSpec& cell, std::uint64_t ops_per_iteration, const SamplerConfig& sampler,
-                           bool instructions, Batch&& batch) {
-  if (instructions) {
+                           Measure measure, Batch&& batch) {
+  if (measure == Measure::instructions) {
     const std::uint64_t iterations = (kInstructionModeOperations + ops_per_iteration - 1) / ops_per_iteration;
     if (!batch(iterations)) throw AllocationFailed();
     bool ok = true;
     const InstructionCount count = count_region([&] { ok = batch(iterations); }, cell.id);
     if (!ok) throw AllocationFailed();
     const double ops = static_cast<double>(iterations * ops_per_iteration);
-    CellReport report{cell.id, true, "", iterations, ops_per_iteration, 1, {static_cast<double>(count.instructions) / ops}, {}};
+    CellReport report{cell.id, true, "", iterations, ops_per_iteration, 1, {static_cast<double>(count.instructions) / ops}, {}, {}};
     if (count.data_accesses) report.data_accesses_per_op = static_cast<double>(count.data_accesses) / ops;
     return report;
   }
   SamplerConfig config = sampler;
   if (cell.fixed_iterations) config.fixed_iterations = cell.fixed_iterations;
   bool ok = true;
+  // Perf measures: the group's counts over each batch; the sampler keeps only the last
+  // `samples` batches, so the counts of every batch are kept and the tail taken after.
+  const std::vector<PerfEventSpec> events = perf_events_of(measure);
+  PerfGroup group;
+  if (!events.empty())
+    if (std::string why = group.open(events); !why.empty()) throw std::runtime_error(why);
+  std::vector<std::vector<std::uint64_t>> batch_counts;
   const SampleRun run = sample(config, [&](std::uint64_t iterations) {
+    std::vector<std::uint64_t> before;
+    if (!events.empty()) before = group.read();
     const std::uint64_t start = now_ns();
     ok &= batch(iterations);
-    return now_ns() - start;
+    const std::uint64_t elapsed = now_ns() - start;
+    if (!events.empty()) {
+      std::vector<std::uint64_t> after = group.read();
+      for (std::size_t e = 0; e < after.size(); ++e) after[e] -= before[e];
+      batch_counts.push_back(std::move(after));
+    }
+    return elapsed;
   });
   if (!ok) throw AllocationFailed();
-  CellReport report{cell.id, true, "", run.iterations, ops_per_iteration, run.warmup_batches, {}, {}};
+  CellReport report{cell.id, true, "", run.iterations, ops_per_iteration, run.warmup_batches, {}, {}, {}};
   const double ops = static_cast<double>(run.iterations) * static_cast<double>(ops_per_iteration);
-  for (std::uint64_t ns : run.batch_ns) report.sample_ns_per_op.push_back(static_cast<double>(ns) / ops);
+  if (events.empty()) {
+    for (std::uint64_t ns : run.batch_ns) report.sample_ns_per_op.push_back(static_cast<double>(ns) / ops);
+    return report;
+  }
+  const std::size_t first = batch_counts.size() - run.batch_ns.size();
+  for (std::size_t b = first; b < batch_counts.size(); ++b) {
+    report.sample_ns_per_op.push_back(static_cast<double>(batch_counts[b][0]) / ops);
+    for (std::size_t e = 1; e < events.size(); ++e)
+      report.counter_samples_per_op[events[e].name].push_back(static_cast<double>(batch_counts[b][e]) / ops);
+    report.counter_samples_per_op["ns"].push_back(static_cast<double>(run.batch_ns[b - first]) / ops);
+  }
   return report;
 }
 
 template <Workload W, class Context>
 CellReport measure_with(const CellSpec& cell, const Context& context, const SamplerConfig& sampler,
-                        bool instructions) {
+                        Measure measure) {
   BufferSlots<typename Context::Buffer> slots(cell.live);
-  return measure_batches(cell, cell.live, sampler, instructions, [&](std::uint64_t iterations) {
+  return measure_batches(cell, cell.live, sampler, measure, [&](std::uint64_t iterations) {
     run_iterations<W>(context, slots, iterations);
     return true;
   });
@@ -187,24 +214,24 @@ CellReport measure_cross_thread(const CellSpec& cell, Allocator allocator, const
   // batch that waits for the scheduler to start it would stop the warm-up at one object a
   // batch, measuring thread start-up latency instead of the handover.
   if (!run.run_batch(4 * PointerQueue::kCapacity)) throw AllocationFailed();
-  return measure_batches(cell, cell.live, sampler, false,
+  return measure_batches(cell, cell.live, sampler, Measure::time,
                          [&](std::uint64_t iterations) { return run.run_batch(iterations * cell.live); });
 }
 
 template <class Allocator>
 CellReport measure_working_set(const CellSpec& cell, Allocator allocator, const SamplerConfig& sampler,
-                               bool instructions) {
+                               Measure measure) {
   WorkingSet<Allocator> set(allocator, cell.size, cell.live, cell.alignment.effective());
-  return measure_batches(cell, set.objects(), sampler, instructions,
+  return measure_batches(cell, set.objects(), sampler, measure,
                          [&](std::uint64_t iterations) { return set.run(iterations); });
 }
 
 template <Workload W>
-CellReport measure(const CellSpec& cell, const SamplerConfig& sampler, bool touch, const LoadedPlugin* plugin,
-                   bool instructions) {
+CellReport measure_cell(const CellSpec& cell, const SamplerConfig& sampler, bool touch, const LoadedPlugin* plugin,
+                   Measure measure) {
   if constexpr (W == Workload::workingset) {
-    if (plugin != nullptr) return measure_working_set(cell, PluginAllocator{plugin->plugin->allocator}, sampler, instructions);
-    return measure_working_set(cell, NativeAllocator{}, sampler, instructions);
+    if (plugin != nullptr) return measure_working_set(cell, PluginAllocator{plugin->plugin->allocator}, sampler, measure);
+    return measure_working_set(cell, NativeAllocator{}, sampler, measure);
   }
   if constexpr (W == Workload::xthread) {
     if (plugin != nullptr) return measure_cross_thread(cell, PluginAllocator{plugin->plugin->allocator}, sampler);
@@ -214,18 +241,18 @@ CellReport measure(const CellSpec& cell, const SamplerConfig& sampler, bool touc
   if (plugin == nullptr) {
     const ContextFor<W, NativeAllocator> context{NativeAllocator{}, cell.policy, cell.size, cell.alignment,
                                                    cell.live, touch, input.data()};
-    return measure_with<W>(cell, context, sampler, instructions);
+    return measure_with<W>(cell, context, sampler, measure);
   }
   if (!plugin->is_buffer()) {
     const ContextFor<W, PluginAllocator> context{PluginAllocator{plugin->plugin->allocator}, cell.policy,
                                                    cell.size, cell.alignment, cell.live, touch, input.data()};
-    return measure_with<W>(cell, context, sampler, instructions);
+    return measure_with<W>(cell, context, sampler, measure);
   }
   const NativeAllocator native;
   CAllocator<NativeAllocator> interface(&native);
   const PluginBufferContext context{plugin->plugin->buffer, &interface.table, cell.policy, cell.size,
                                     cell.alignment, cell.live, touch, input.data()};
-  return measure_with<W>(cell, context, sampler, instructions);
+  return measure_with<W>(cell, context, sampler, measure);
 }
 
 }  // namespace
@@ -235,10 +262,10 @@ std::string verify_cell(const CellSpec& cell, const char* allocator_name, const 
 }
 
 CellReport run_cell(const CellSpec& cell, const SamplerConfig& sampler, bool touch,
-                    const char* allocator_name, const LoadedPlugin* plugin, bool instructions) {
-  CellReport failed{cell.id, false, "", 0, 0, 0, {}, {}};
+                    const char* allocator_name, const LoadedPlugin* plugin, Measure measure) {
+  CellReport failed{cell.id, false, "", 0, 0, 0, {}, {}, {}};
   try {
-    if (instructions)
+    if (measure == Measure::instructions)
       if (std::string refusal = instruction_refusal_reason(cell, touch); !refusal.empty()) {
         failed.error = std::string(kRefusedPrefix) + refusal;
         return failed;
@@ -248,7 +275,7 @@ CellReport run_cell(const CellSpec& cell, const SamplerConfig& sampler, bool tou
       return failed;
     }
     return with_workload(cell.workload,
-                         [&](auto w) { return measure<w.value>(cell, sampler, touch, plugin, instructions); });
+                         [&](auto w) { return measure_cell<w.value>(cell, sampler, touch, plugin, measure); });
   } catch (const std::exception& e) {
     failed.error = std::string("measurement failed: ") + e.what();
     return failed;

@@ -15,10 +15,12 @@ namespace abench {
 std::string verify_cell(const CellSpec& cell, const char* allocator_name, const LoadedPlugin* plugin = nullptr);
 
 // verify_cell, then (if it passed) the timed samples. Never throws.
-// With `instructions`, the timed samples are replaced by one instruction count of a fixed
-// number of operations under callgrind (harness/instruction_counter.h).
+// Measure::instructions replaces the timed samples by one instruction count of a fixed
+// number of operations under callgrind (harness/instruction_counter.h); the perf measures
+// read their event group around every timed batch (harness/perf_counters.h), and the
+// leader event per operation becomes the samples.
 CellReport run_cell(const CellSpec& cell, const SamplerConfig& sampler, bool touch,
                     const char* allocator_name, const LoadedPlugin* plugin = nullptr,
-                    bool instructions = false);
+                    Measure measure = Measure::time);
 
 }  // namespace abench

@@ -38,6 +38,25 @@ void from_json(const nlohmann::json& j, CellSpec& c) {
   c.fixed_iterations = j.value("fixed_iterations", std::uint64_t{0});
 }
 
+const char* name_of(Measure measure) {
+  switch (measure) {
+    case Measure::time: return "time";
+    case Measure::instructions: return "instructions";
+    case Measure::perf: return "perf";
+    case Measure::perf_software: return "perf-sw";
+  }
+  return "?";
+}
+
+bool measure_named(std::string_view name, Measure& measure) {
+  for (Measure m : {Measure::time, Measure::instructions, Measure::perf, Measure::perf_software})
+    if (name == name_of(m)) {
+      measure = m;
+      return true;
+    }
+  return false;
+}
+
 void to_json(nlohmann::json& j, const WorkerRequest& r) {
   j = {{"protocol", r.protocol},
        {"mode", r.mode == WorkerMode::count ? "count" : "time"},
@@ -51,7 +70,7 @@ void to_json(nlohmann::json& j, const WorkerRequest& r) {
        {"order", r.order == CellOrder::matrix ? "matrix" : "shuffled"},
        {"seed", r.seed},
        {"plugin", r.plugin},
-       {"measure", r.instructions ? "instructions" : "time"}};
+       {"measure", name_of(r.measure)}};
 }
 void from_json(const nlohmann::json& j, WorkerRequest& r) {
   j.at("protocol").get_to(r.protocol);
@@ -73,7 +92,8 @@ void from_json(const nlohmann::json& j, WorkerRequest& r) {
   r.order = j.at("order").get<std::string>() == "matrix" ? CellOrder::matrix : CellOrder::shuffled;
   j.at("seed").get_to(r.seed);
   r.plugin = j.value("plugin", "");
-  r.instructions = j.value("measure", "time") == "instructions";
+  if (const std::string measure = j.value("measure", "time"); !measure_named(measure, r.measure))
+    throw std::invalid_argument("unknown measure '" + measure + "' (allowed: time, instructions, perf, perf-sw)");
 }
 
 void to_json(nlohmann::json& j, const WorkerHello& h) {
@@ -108,6 +128,7 @@ void to_json(nlohmann::json& j, const CellReport& r) {
   j["warmup_batches"] = r.warmup_batches;
   j["sample_ns_per_op"] = r.sample_ns_per_op;
   if (r.data_accesses_per_op) j["data_accesses_per_op"] = *r.data_accesses_per_op;
+  if (!r.counter_samples_per_op.empty()) j["counter_samples_per_op"] = r.counter_samples_per_op;
 }
 void from_json(const nlohmann::json& j, CellReport& r) {
   j.at("id").get_to(r.id);
@@ -121,6 +142,7 @@ void from_json(const nlohmann::json& j, CellReport& r) {
   j.at("warmup_batches").get_to(r.warmup_batches);
   j.at("sample_ns_per_op").get_to(r.sample_ns_per_op);
   if (j.contains("data_accesses_per_op")) r.data_accesses_per_op = j["data_accesses_per_op"].get<double>();
+  if (j.contains("counter_samples_per_op")) j["counter_samples_per_op"].get_to(r.counter_samples_per_op);
 }
 
 #define ABENCH_COUNT_FIELDS(X)                                                              \

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -44,6 +45,13 @@ enum class CellOrder { shuffled, matrix };
 // (abench-counter-*), never timed.
 enum class WorkerMode { time, count };
 
+// What a timed worker measures: wall time; instructions under callgrind; or perf event
+// counters around every timed batch, hardware (perf) or software (perf-sw).
+enum class Measure { time, instructions, perf, perf_software };
+const char* name_of(Measure measure);  // "time", "instructions", "perf", "perf-sw"
+bool measure_named(std::string_view name, Measure& measure);
+inline bool is_perf(Measure m) { return m == Measure::perf || m == Measure::perf_software; }
+
 struct WorkerRequest {
   int protocol = kProtocolVersion;
   WorkerMode mode = WorkerMode::time;
@@ -55,7 +63,7 @@ struct WorkerRequest {
   CellOrder order = CellOrder::shuffled;
   std::uint64_t seed = 0;
   std::string plugin;  // shared object with the subject under test ("" none)
-  bool instructions = false;  // deterministic mode: count instructions under callgrind
+  Measure measure = Measure::time;
 };
 
 struct WorkerHello {
@@ -80,6 +88,8 @@ struct CellReport {
   int warmup_batches = 0;
   std::vector<double> sample_ns_per_op;  // in instructions mode: instructions per op
   std::optional<double> data_accesses_per_op;  // instructions mode only
+  // perf modes: every event but the leader, per sample, and "ns" (the batch's wall time)
+  std::map<std::string, std::vector<double>> counter_samples_per_op;
 };
 
 // What one counting run saw for a cell. Per lifetime = per buffer built and dropped.

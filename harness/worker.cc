@@ -16,6 +16,7 @@
 #include "harness/count_runner.h"
 #include "harness/counters.h"
 #include "harness/instruction_counter.h"
+#include "harness/perf_counters.h"
 #include "harness/pinning.h"
 #include "harness/plugin.h"
 
@@ -122,9 +123,12 @@ int worker_main(int argc, char** argv) {
     return fatal("this is a counting worker, never timed; timings come from abench-worker-" + identity.name);
   if (counting)
     if (std::string problem = interposer_self_test(); !problem.empty()) return fatal(problem);
-  if (request.instructions)
+  if (request.mode == WorkerMode::time && request.measure == Measure::instructions)
     if (std::string why = instruction_counting_unavailable(); !why.empty())
       return fatal("cannot count instructions: " + why);
+  if (request.mode == WorkerMode::time && is_perf(request.measure))
+    if (std::string why = perf_unavailable(request.measure); !why.empty())
+      return fatal(std::string("--measure ") + name_of(request.measure) + ": not supported here: " + why);
 
   if (request.pin) {
     const PinResult pin = pin_to_cpu(request.cpu);
@@ -140,7 +144,7 @@ int worker_main(int argc, char** argv) {
     if (request.mode == WorkerMode::count)
       emit(count_cell(cell, request.touch, plugin.get()));
     else
-      emit(run_cell(cell, request.sampler, request.touch, identity.name.c_str(), plugin.get(), request.instructions));
+      emit(run_cell(cell, request.sampler, request.touch, identity.name.c_str(), plugin.get(), request.measure));
   }
   emit({{"type", "done"}});
   return 0;

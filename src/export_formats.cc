@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "harness/perf_counters.h"
 #include "src/atomic_file.h"
 #include "src/errors.h"
 
@@ -35,6 +36,8 @@ void add_counters(nlohmann::json& entry, const std::optional<CellCounts>& counts
 
 nlohmann::json to_google_benchmark(const RunResults& r) {
   const bool instructions = r.protocol.measure == Measure::instructions;
+  const bool perf = is_perf(r.protocol.measure);
+  const std::string leader = perf ? perf_events_of(r.protocol.measure).front().name : "";
   nlohmann::json allocators = nlohmann::json::object();
   for (std::size_t v = 0; v < r.plan.variants.size(); ++v)
     if (const WorkerHello* hello = hello_of_variant(r, v)) allocators[r.plan.variants[v].label()] = hello->allocator_version;
@@ -47,12 +50,20 @@ nlohmann::json to_google_benchmark(const RunResults& r) {
     for (const auto& p : record.processes) repetitions += static_cast<int>(p.sample_ns_per_op.size());
     int index = 0;
     for (const auto& p : record.processes)
-      for (double sample : p.sample_ns_per_op) {
+      for (std::size_t i = 0; i < p.sample_ns_per_op.size(); ++i) {
+        const double sample = p.sample_ns_per_op[i];
+        // Perf modes: the batch's wall time is the time; the events are counters.
+        const double time = perf ? p.counter_samples_per_op.at("ns").at(i) : sample;
         nlohmann::json entry{{"name", name},         {"family_index", family},   {"per_family_instance_index", 0},
                              {"run_name", name},     {"run_type", "iteration"},  {"repetitions", repetitions},
                              {"repetition_index", index++}, {"threads", 1},      {"iterations", p.iterations * record.cell.spec.live},
-                             {"real_time", sample},  {"cpu_time", sample},       {"time_unit", "ns"}};
+                             {"real_time", time},    {"cpu_time", time},         {"time_unit", "ns"}};
         if (instructions) entry["instructions_per_op"] = sample;
+        if (perf) {
+          entry[leader] = sample;
+          for (const auto& [event, samples] : p.counter_samples_per_op)
+            if (event != "ns") entry[event] = samples.at(i);
+        }
         add_counters(entry, record.counts);
         benchmarks.push_back(std::move(entry));
       }
@@ -62,6 +73,12 @@ nlohmann::json to_google_benchmark(const RunResults& r) {
                             {"threads", 1},             {"aggregate_name", "median"}, {"aggregate_unit", "time"},
                             {"iterations", s.processes}, {"real_time", *s.ns_per_op}, {"cpu_time", *s.ns_per_op},
                             {"time_unit", "ns"}};
+      if (perf) {
+        median["real_time"] = median["cpu_time"] = s.counters_per_op.at("ns");
+        median[leader] = *s.ns_per_op;
+        for (const auto& [event, value] : s.counters_per_op)
+          if (event != "ns") median[event] = value;
+      }
       add_counters(median, record.counts);
       benchmarks.push_back(std::move(median));
     }
@@ -77,7 +94,9 @@ nlohmann::json to_google_benchmark(const RunResults& r) {
             {"cpu_scaling_enabled", c.value("frequency_governor", nlohmann::json()).is_string() &&
                                         c["frequency_governor"] != "performance"},
             {"library_build_type", "release"},
-            {"abench_measure", instructions ? "instructions per operation (real_time holds them)" : "wall time"},
+            {"abench_measure", instructions ? "instructions per operation (real_time holds them)"
+                              : perf ? "wall time; perf event counts per operation as counters"
+                                     : "wall time"},
             {"abench_cpu_time", "not measured: equal to real_time, so that tools expecting it read the file"},
             {"abench_aggregate", "median of per-process medians"},
             {"abench_allocators", allocators},
@@ -86,13 +105,17 @@ nlohmann::json to_google_benchmark(const RunResults& r) {
 }
 
 nlohmann::json to_bencher(const RunResults& r) {
-  const char* measure = r.protocol.measure == Measure::instructions ? "instructions" : "latency";
+  const bool perf = is_perf(r.protocol.measure);
+  const std::string measure = r.protocol.measure == Measure::instructions ? "instructions"
+                              : perf ? perf_events_of(r.protocol.measure).front().name
+                                     : "latency";
   nlohmann::json out = nlohmann::json::object();
   for (const CellRecord& record : r.cells) {
     const CellSummary s = summarize(record, r.protocol.processes, r.protocol.measure);
     if (!s.ns_per_op) continue;  // nothing measured: no figure
     nlohmann::json metrics{{measure, {{"value", *s.ns_per_op}, {"lower_value", *s.process_min_ns},
                                       {"upper_value", *s.process_max_ns}}}};
+    for (const auto& [event, value] : s.counters_per_op) metrics[event == "ns" ? "latency" : event] = {{"value", value}};
     if (record.counts) {
       metrics["requests"] = {{"value", per_op(record.counts->requests, record.counts->operations)}};
       metrics["requested-bytes"] = {{"value", per_op(record.counts->requested_bytes, record.counts->operations)}};
@@ -106,7 +129,9 @@ nlohmann::json to_bencher(const RunResults& r) {
 }
 
 std::string to_go_benchmark(const RunResults& r) {
-  const bool instructions = r.protocol.measure == Measure::instructions;
+  const std::string unit = r.protocol.measure == Measure::instructions ? "instr/op"
+                           : is_perf(r.protocol.measure) ? std::string(perf_events_of(r.protocol.measure).front().name) + "/op"
+                                                         : "ns/op";
   const auto& c = r.conditions;
   std::string out = fmt::format("goos: linux\ngoarch: {}\npkg: abench\ncpu: {}\n",
                                 c.value("architecture", "unknown"), c.value("cpu_model", nlohmann::json("unknown")).dump());
@@ -122,9 +147,11 @@ std::string to_go_benchmark(const RunResults& r) {
   for (const CellRecord& record : r.cells) {
     const std::string name = name_of_cell(r, record);
     for (const auto& p : record.processes)
-      for (double sample : p.sample_ns_per_op) {
-        out += fmt::format("BenchmarkAbench/{} {} {:.3f} {}", name, p.iterations * record.cell.spec.live, sample,
-                           instructions ? "instr/op" : "ns/op");
+      for (std::size_t i = 0; i < p.sample_ns_per_op.size(); ++i) {
+        out += fmt::format("BenchmarkAbench/{} {} {:.3f} {}", name, p.iterations * record.cell.spec.live,
+                           p.sample_ns_per_op[i], unit);
+        for (const auto& [event, samples] : p.counter_samples_per_op)
+          out += fmt::format(" {:.3f} {}/op", samples.at(i), event);
         if (record.counts)
           out += fmt::format(" {:.0f} B/op {:.3g} allocs/op", per_op(record.counts->requested_bytes, record.counts->operations),
                              per_op(record.counts->requests, record.counts->operations));

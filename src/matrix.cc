@@ -82,9 +82,8 @@ void parse_protocol(const nlohmann::json& j, const std::string& file, RunProtoco
   };
   if (j.contains("measure")) {
     const auto measure = string_value(j["measure"], field("measure"));
-    if (measure != "time" && measure != "instructions")
-      fail(field("measure"), fmt::format("'{}' is not a measure (allowed: time, instructions)", measure));
-    p.measure = measure == "instructions" ? Measure::instructions : Measure::time;
+    if (!measure_named(measure, p.measure))
+      fail(field("measure"), fmt::format("'{}' is not a measure (allowed: time, instructions, perf, perf-sw)", measure));
   }
   if (j.contains("min_batch_ms")) {
     if (!j["min_batch_ms"].is_number() || j["min_batch_ms"].get<double>() <= 0)

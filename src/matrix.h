@@ -14,9 +14,6 @@
 
 namespace abench {
 
-// What a timed worker measures: wall time, or instructions under callgrind.
-enum class Measure { time, instructions };
-
 struct RunProtocol {
   Measure measure = Measure::time;
   double min_batch_ms = 25;

@@ -1,7 +1,5 @@
 #include "src/measure.h"
 
-#include <linux/perf_event.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -12,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "harness/perf_counters.h"
 #include "src/conditions.h"
 #include "src/errors.h"
 #include "src/export_formats.h"
@@ -31,26 +30,6 @@ std::string find_valgrind() {
   }
   throw UsageError("--measure instructions needs valgrind, which is not installed (apt-get install valgrind)");
 }
-
-// perf_event_open for the instructions counter of this process: the test the kernel and
-// the hypervisor give hardware counters at all.
-bool perf_counters_available(std::string& why) {
-  perf_event_attr attr{};
-  attr.type = PERF_TYPE_HARDWARE;
-  attr.size = sizeof attr;
-  attr.config = PERF_COUNT_HW_INSTRUCTIONS;
-  attr.disabled = 1;
-  attr.exclude_kernel = 1;
-  attr.exclude_hv = 1;
-  const long fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
-  if (fd < 0) {
-    why = fmt::format("perf_event_open(PERF_COUNT_HW_INSTRUCTIONS) failed: {}", std::strerror(errno));
-    return false;
-  }
-  close(static_cast<int>(fd));
-  return true;
-}
-
 
 template <class T, class Parse>
 void override_axis(std::vector<T>& axis, const std::vector<std::string>& values, const char* option,
@@ -77,19 +56,19 @@ void apply_overrides(Matrix& m, const MeasureOptions& o, const std::vector<std::
   override_axis(m.lives, o.lives, "--live",
                 [](const auto& v, const auto& w) { return parse_live(number_text(v, w), w); });
   RunProtocol& p = m.protocol;
-  if (o.measure) {
-    if (*o.measure == "perf") {
-      std::string why;
-      if (!perf_counters_available(why))
-        throw UsageError("--measure perf: not supported on this machine: " + why +
-                         "; nothing was measured. Use --measure instructions (callgrind) for deterministic figures");
-      throw UsageError("--measure perf: this machine has hardware counters, but reading them is not implemented "
-                       "yet; use --measure instructions");
-    }
-    if (*o.measure != "time" && *o.measure != "instructions")
-      throw UsageError("option --measure: unknown measure '" + *o.measure + "' (allowed: time, instructions, perf)");
-    p.measure = *o.measure == "instructions" ? Measure::instructions : Measure::time;
-  }
+  if (o.measure && !measure_named(*o.measure, p.measure))
+    throw UsageError("option --measure: unknown measure '" + *o.measure +
+                     "' (allowed: time, instructions, perf, perf-sw)");
+  // Perf counters that cannot be opened here are an error before anything runs, never a
+  // run of made-up or empty figures.
+  if (is_perf(p.measure))
+    if (std::string why = perf_unavailable(p.measure); !why.empty())
+      throw UsageError(fmt::format("--measure {}: not supported on this machine: {}; nothing was measured. {}",
+                                   name_of(p.measure), why,
+                                   p.measure == Measure::perf
+                                       ? "Use --measure instructions (callgrind) for deterministic figures, or "
+                                         "perf-sw for the software counters"
+                                       : "Check /proc/sys/kernel/perf_event_paranoid"));
   if (p.measure == Measure::instructions && !o.samples) p.samples = 1;  // every sample would be the same
   if (o.samples) p.samples = *o.samples;
   if (o.processes) p.processes = *o.processes;
@@ -119,7 +98,9 @@ void add_measure_options(CLI::App& cmd, MeasureOptions& o) {
   cmd.add_option("--matrix", o.matrix, "Matrix name (matrices/NAME.json) or path to a .json file")
       ->capture_default_str();
   cmd.add_option("--measure", o.measure,
-                 "time (default), instructions (callgrind: deterministic), perf (hardware counters)");
+                 "time (default), instructions (callgrind: deterministic), perf (hardware counters: cycles, "
+                 "instructions, branch-misses), perf-sw (software counters: task-clock, page-faults, "
+                 "context-switches)");
   cmd.add_option("--backend", o.backends, "Backends (comma-separated), e.g. system,mimalloc")->delimiter(',');
   cmd.add_option("--policy", o.policies, "Buffer policies: exact, padded")->delimiter(',');
   cmd.add_option("--workload", o.workloads, "Workloads: allocate, zeroed, grow, append, noop, pair, batch, batch-reverse, xthread, workingset")->delimiter(',');
@@ -161,7 +142,9 @@ Matrix matrix_of_results(const nlohmann::json& results, const MeasureOptions& o,
     for (const auto& x : axes.at("alignments")) m.alignments.push_back(parse_alignment(x, where));
     for (const auto& x : axes.at("live")) m.lives.push_back(parse_live(x, where));
     RunProtocol& r = m.protocol;
-    r.measure = p.value("measure", "time") == "instructions" ? Measure::instructions : Measure::time;
+    if (!measure_named(p.value("measure", "time"), r.measure))
+      throw UsageError("the baseline's results.json: field 'protocol.measure' is not one of time, instructions, perf, "
+                       "perf-sw");
     r.min_batch_ms = p.at("min_batch_ms").get<double>();
     r.samples = p.at("samples").get<int>();
     r.processes = p.at("processes").get<int>();

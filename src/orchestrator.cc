@@ -114,6 +114,7 @@ class JobRunner {
       m.sample_ns_per_op = report.sample_ns_per_op;
       m.median_ns_per_op = median(report.sample_ns_per_op);
       m.data_accesses_per_op = report.data_accesses_per_op;
+      m.counter_samples_per_op = report.counter_samples_per_op;
       cell.processes.push_back(std::move(m));
     }
     reported();
@@ -197,7 +198,7 @@ WorkerRequest make_worker_request(const RunResults& results, const Job& job) {
     if (job.mode == WorkerMode::time) request.cells.back().fixed_iterations = paired_iterations(results, id);
   }
   request.plugin = results.plan.variants[job.variant].plugin;
-  request.instructions = job.mode == WorkerMode::time && results.protocol.measure == Measure::instructions;
+  request.measure = job.mode == WorkerMode::time ? results.protocol.measure : Measure::time;
   request.mode = job.mode;
   const RunProtocol& p = results.protocol;
   request.sampler.min_batch_ns = static_cast<std::uint64_t>(p.min_batch_ms * 1e6);

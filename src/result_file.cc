@@ -33,7 +33,12 @@ StoredResults results_from_json(const nlohmann::json& j, const std::string& path
     r.machine_fingerprint = r.conditions.value("machine_fingerprint", "");
     r.matrix_name = j.at("matrix").value("name", "");
     r.seed = j.at("protocol").value("seed", std::uint64_t{0});
-    const std::string metric = j.at("protocol").value("measure", "time") == "instructions" ? "instructions_per_op" : "ns_per_op";
+    Measure measure = Measure::time;
+    if (const std::string name = j.at("protocol").value("measure", "time"); !measure_named(name, measure))
+      throw UsageError(fmt::format("{}: field 'protocol.measure' is '{}' (allowed: time, instructions, perf, perf-sw)",
+                                   path, name));
+    const MetricNames& names = metric_names(measure);
+    const std::string metric = names.per_op;
     for (const auto& c : j.at("cells")) {
       StoredCell cell;
       cell.key = cell_key(c);
@@ -41,8 +46,7 @@ StoredResults results_from_json(const nlohmann::json& j, const std::string& path
       cell.metric = metric;
       cell.variant = c.value("variant", "");
       cell.side = c.value("side", "");
-      const char* samples_key = metric == "instructions_per_op" ? "samples_instructions_per_op" : "samples_ns_per_op";
-      for (const auto& p : c.at("processes")) cell.samples.push_back(p.at(samples_key).get<std::vector<double>>());
+      for (const auto& p : c.at("processes")) cell.samples.push_back(p.at(names.samples).get<std::vector<double>>());
       r.cells.push_back(std::move(cell));
     }
   } catch (const nlohmann::json::exception& e) {

@@ -24,7 +24,18 @@ const MetricNames& metric_names(Measure measure) {
   static const MetricNames instructions{"instructions_per_op", "process_min_instructions",
                                         "process_max_instructions", "median_instructions_per_op",
                                         "best_instructions_per_op", "samples_instructions_per_op", "instr/op"};
-  return measure == Measure::instructions ? instructions : time;
+  static const MetricNames cycles{"cycles_per_op", "process_min_cycles", "process_max_cycles", "median_cycles_per_op",
+                                  "best_cycles_per_op", "samples_cycles_per_op", "cycles/op"};
+  static const MetricNames task_clock{"task_clock_ns_per_op", "process_min_task_clock_ns",
+                                      "process_max_task_clock_ns", "median_task_clock_ns_per_op",
+                                      "best_task_clock_ns_per_op", "samples_task_clock_ns_per_op", "task-clock ns/op"};
+  switch (measure) {
+    case Measure::instructions: return instructions;
+    case Measure::perf: return cycles;
+    case Measure::perf_software: return task_clock;
+    case Measure::time: break;
+  }
+  return time;
 }
 
 CellSummary summarize(const CellRecord& record, int expected_processes, Measure measure) {
@@ -68,6 +79,10 @@ CellSummary summarize(const CellRecord& record, int expected_processes, Measure 
   s.process_max_ns = maximum(medians);
   s.iterations = static_cast<std::uint64_t>(median(iterations));
   s.samples = static_cast<int>(record.processes.front().sample_ns_per_op.size());
+  std::map<std::string, std::vector<double>> counter_medians;
+  for (const auto& p : record.processes)
+    for (const auto& [event, samples] : p.counter_samples_per_op) counter_medians[event].push_back(median(samples));
+  for (const auto& [event, values] : counter_medians) s.counters_per_op[event] = median(values);
   s.unstable = medians.size() > 1 && *s.process_max_ns > kUnstableSpread * *s.process_min_ns;
   s.elision_suspected = measure == Measure::time && record.cell.spec.workload != Workload::noop &&
                         *s.ns_per_op < kMinPlausibleNsPerAllocatingOp;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,6 +32,7 @@ struct ProcessMeasurement {
   std::vector<double> sample_ns_per_op;  // or instructions per op (Measure::instructions)
   double median_ns_per_op = 0;
   std::optional<double> data_accesses_per_op;  // instructions mode
+  std::map<std::string, std::vector<double>> counter_samples_per_op;  // perf modes: the other events, and ns
 };
 
 struct CellRecord {
@@ -78,6 +80,8 @@ struct CellSummary {
   // Counts: "" (not counted), "ok", or why the requests counted differ from what the
   // workload must make by the growth rule.
   std::string count_check;
+  // perf modes: each event beside the leader (and "ns"), median of the process medians
+  std::map<std::string, double> counters_per_op;
 };
 
 // The smallest ns per operation a workload that allocates can honestly take.

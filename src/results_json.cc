@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 
 #include "harness/instruction_counter.h"
+#include "harness/perf_counters.h"
 #include "src/atomic_file.h"
 #include "src/orchestrator.h"
 #include "src/results_writers.h"
@@ -13,7 +14,7 @@ nlohmann::json optional_number(const std::optional<double>& v) {
 }
 
 nlohmann::json protocol_json(const RunProtocol& p) {
-  nlohmann::json j = {{"measure", p.measure == Measure::instructions ? "instructions" : "time"},
+  nlohmann::json j = {{"measure", name_of(p.measure)},
           {"min_batch_ms", p.min_batch_ms},
           {"samples", p.samples},
           {"processes", p.processes},
@@ -30,6 +31,14 @@ nlohmann::json protocol_json(const RunProtocol& p) {
     j["instructions_mode"] = {{"tool", "valgrind --tool=callgrind --collect-atstart=no --cache-sim=yes"},
                               {"operations_per_cell", kInstructionModeOperations},
                               {"jemalloc_malloc_conf", kDeterministicJemallocConf}};
+  if (is_perf(p.measure)) {
+    nlohmann::json events = nlohmann::json::array();
+    for (const PerfEventSpec& e : perf_events_of(p.measure)) events.push_back(e.name);
+    j["perf_mode"] = {{"events", events},
+                      {"metric", events.front()},
+                      {"scope", "user space of the worker's measuring thread (exclude_kernel, exclude_hv)"},
+                      {"read", "one group read before and after every timed batch; multiplexed groups are refused"}};
+  }
   return j;
 }
 
@@ -99,6 +108,7 @@ nlohmann::json results_to_json(const RunResults& r) {
                            {names.process_median, p.median_ns_per_op},
                            {names.samples, p.sample_ns_per_op}});
       if (p.data_accesses_per_op) processes.back()["data_accesses_per_op"] = *p.data_accesses_per_op;
+      if (!p.counter_samples_per_op.empty()) processes.back()["counter_samples_per_op"] = p.counter_samples_per_op;
     }
     cells.push_back({{"id", spec.id},
                      {"variant", variant.label()},
@@ -124,6 +134,7 @@ nlohmann::json results_to_json(const RunResults& r) {
                      {"counts", record.counts ? nlohmann::json(*record.counts) : nlohmann::json(nullptr)},
                      {"count_check", s.count_check.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.count_check)},
                      {"processes", processes}});
+    if (!s.counters_per_op.empty()) cells.back()["counters_per_op"] = s.counters_per_op;
     if (spec.workload == Workload::xthread && s.ns_per_op && r.protocol.measure == Measure::time)
       cells.back()["objects_per_second"] = 1e9 / *s.ns_per_op;
     if (record.counts) {

@@ -1,12 +1,14 @@
 // --measure instructions end to end: counts under callgrind repeat exactly, cells the mode
-// cannot see are refused (not failed), and --measure perf says "not supported" here
-// rather than making a number up.
+// cannot see are refused (not failed). --measure perf reads hardware counters where they
+// exist and says "not supported" elsewhere rather than making a number up; perf-sw reads
+// the software counters through the same code.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
+#include "harness/perf_counters.h"
 #include "tests/cli_helpers.h"
 #include "tests/temp_dir.h"
 
@@ -67,12 +69,69 @@ TEST(InstructionsEndToEnd, TouchIsRefusedWithTheReason) {
   EXPECT_NE(r.out.find("REFUSED: in instructions mode, --touch measures first-touch page faults"), std::string::npos) << r.out;
 }
 
-TEST(PerfEndToEnd, SaysNotSupportedAndMeasuresNothing) {
+// Hardware counters: read where this machine has them, else exit 2 "not supported" and no
+// result directory at all. Either branch asserts what must hold on that machine.
+TEST(PerfEndToEnd, HardwareCountersAreReadOrRefusedWithoutAFigure) {
   testing::TempDir dir;
-  const CliResult r = run_cli({"run", "--matrix", "quick", "--measure", "perf", "--out", (dir.path() / "p").string()});
-  EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("--measure perf:"), std::string::npos) << r.err;
-  EXPECT_FALSE(std::filesystem::exists(dir.path() / "p"));
+  const CliResult r = run_cli({"run", "--matrix", "quick", "--measure", "perf", "--backend", "system", "--workload",
+                               "allocate", "--size", "64", "--align", "256", "--live", "1", "--no-counts", "--out",
+                               (dir.path() / "p").string()});
+  if (const std::string why = perf_unavailable(Measure::perf); !why.empty()) {
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("--measure perf: not supported on this machine: " + why), std::string::npos) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(dir.path() / "p"));
+    return;
+  }
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto json = nlohmann::json::parse(read_file(dir.path() / "p" / "results.json"));
+  const auto& cell = json["cells"][0];
+  EXPECT_GT(cell["cycles_per_op"].get<double>(), 10.0);  // malloc + free take more than 10 cycles
+  EXPECT_GT(cell["counters_per_op"]["instructions"].get<double>(), 10.0);
+  EXPECT_TRUE(cell["counters_per_op"].contains("branch-misses"));
+}
+
+// The software counters go through the same group reads as the hardware ones, and this VM
+// has them: task-clock per operation must agree with the batch's wall time per operation.
+TEST(PerfEndToEnd, SoftwareCountersAreReadAroundEveryBatch) {
+  if (const std::string why = perf_unavailable(Measure::perf_software); !why.empty())
+    GTEST_SKIP() << "software perf events unavailable here: " << why;
+  testing::TempDir dir;
+  const CliResult r = run_cli({"run", "--matrix", "quick", "--measure", "perf-sw", "--backend", "system,mimalloc",
+                               "--workload", "allocate,grow", "--size", "64", "--align", "256", "--live", "1",
+                               "--no-counts", "--format", "gbench,go", "--out", (dir.path() / "s").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("task-clock ns/op"), std::string::npos) << r.out;
+  const auto json = nlohmann::json::parse(read_file(dir.path() / "s" / "results.json"));
+  EXPECT_EQ(json["protocol"]["measure"], "perf-sw");
+  EXPECT_EQ(json["protocol"]["perf_mode"]["events"],
+            nlohmann::json::array({"task-clock", "page-faults", "context-switches"}));
+  ASSERT_EQ(json["cells"].size(), 4u);
+  for (const auto& cell : json["cells"]) {
+    ASSERT_EQ(cell["status"], "ok") << cell.dump();
+    const double task_clock = cell["task_clock_ns_per_op"].get<double>();
+    const double wall = cell["counters_per_op"]["ns"].get<double>();
+    EXPECT_GT(task_clock, 0.5 * wall) << cell.dump();
+    EXPECT_LT(task_clock, 1.5 * wall) << cell.dump();
+    EXPECT_TRUE(cell["counters_per_op"].contains("page-faults"));
+    const auto& process = cell["processes"][0];
+    EXPECT_EQ(process["samples_task_clock_ns_per_op"].size(), process["counter_samples_per_op"]["ns"].size());
+  }
+  const std::string go = read_file(dir.path() / "s" / "go-bench.txt");
+  EXPECT_NE(go.find(" task-clock/op "), std::string::npos);
+  EXPECT_NE(go.find(" context-switches/op"), std::string::npos);
+  const auto gbench = nlohmann::json::parse(read_file(dir.path() / "s" / "benchmark.json"));
+  EXPECT_TRUE(gbench["benchmarks"][0].contains("task-clock"));
+
+  // The gate judges the leader metric of two perf-sw runs with the wall-time rules.
+  const CliResult again = run_cli({"run", "--matrix", "quick", "--measure", "perf-sw", "--backend",
+                                   "system,mimalloc", "--workload", "allocate,grow", "--size", "64", "--align", "256",
+                                   "--live", "1", "--no-counts", "--out", (dir.path() / "t").string()});
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  const CliResult gate = run_cli({"gate", "--baseline", (dir.path() / "s").string(), "--candidate",
+                                  (dir.path() / "t").string(), "--threshold", "1000", "--out",
+                                  (dir.path() / "g").string()});
+  EXPECT_EQ(gate.exit_code, 0) << gate.out << gate.err;
+  EXPECT_NE(gate.out.find("unchanged: 4"), std::string::npos) << gate.out;
 }
 
 }  // namespace

@@ -1,0 +1,69 @@
+#include "harness/perf_counters.h"
+
+#include <linux/perf_event.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+
+namespace abench {
+
+std::vector<PerfEventSpec> perf_events_of(Measure measure) {
+  if (measure == Measure::perf)
+    return {{"cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES},
+            {"instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS},
+            {"branch-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES}};
+  if (measure == Measure::perf_software)
+    return {{"task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK},
+            {"page-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS},
+            {"context-switches", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES}};
+  return {};
+}
+
+PerfGroup::~PerfGroup() {
+  for (int fd : fds_) close(fd);
+}
+
+std::string PerfGroup::open(const std::vector<PerfEventSpec>& events) {
+  for (const PerfEventSpec& event : events) {
+    perf_event_attr attr{};
+    attr.size = sizeof attr;
+    attr.type = event.type;
+    attr.config = event.config;
+    attr.disabled = fds_.empty() ? 1 : 0;  // the leader starts the group
+    attr.exclude_kernel = 1;
+    attr.exclude_hv = 1;
+    attr.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+    const int leader = fds_.empty() ? -1 : fds_.front();
+    const long fd = syscall(SYS_perf_event_open, &attr, 0, -1, leader, 0);
+    if (fd < 0)
+      return std::string("perf_event_open(") + event.name + ") failed: " + std::strerror(errno);
+    fds_.push_back(static_cast<int>(fd));
+  }
+  if (fds_.empty()) return "no events to count";
+  if (ioctl(fds_.front(), PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP) != 0)
+    return std::string("enabling the perf group failed: ") + std::strerror(errno);
+  return "";
+}
+
+std::vector<std::uint64_t> PerfGroup::read() const {
+  // PERF_FORMAT_GROUP layout: nr, time_enabled, time_running, then one value per event.
+  std::vector<std::uint64_t> buffer(3 + fds_.size());
+  const ssize_t got = ::read(fds_.front(), buffer.data(), buffer.size() * sizeof(std::uint64_t));
+  if (got != static_cast<ssize_t>(buffer.size() * sizeof(std::uint64_t)) || buffer[0] != fds_.size())
+    throw std::runtime_error(std::string("reading the perf group failed: ") + std::strerror(errno));
+  if (buffer[2] != buffer[1])
+    throw std::runtime_error("the kernel multiplexed the perf counters (another user of the PMU?): their counts "
+                             "would be estimates, so none is reported");
+  return {buffer.begin() + 3, buffer.end()};
+}
+
+std::string perf_unavailable(Measure measure) {
+  PerfGroup group;
+  return group.open(perf_events_of(measure));
+}
+
+}  // namespace abench

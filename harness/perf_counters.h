@@ -1,0 +1,48 @@
+// Hardware (or software) event counters of this thread through perf_event_open, read as
+// one group around every timed batch (--measure perf, docs/ci.md). Counting is user space
+// only (exclude_kernel: what perf_event_paranoid 2 allows), so system calls and page-fault
+// handling are not in the counts, while the batch's wall time still is.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "harness/protocol.h"
+
+namespace abench {
+
+struct PerfEventSpec {
+  const char* name;  // as perf(1) spells it
+  std::uint32_t type;
+  std::uint64_t config;
+};
+
+// The events of a perf measure; the first one is the leader and the cell's metric.
+// perf: cycles, instructions, branch-misses. perf-sw: task-clock (ns), page-faults,
+// context-switches, which kernels give even where the hypervisor hides the PMU.
+std::vector<PerfEventSpec> perf_events_of(Measure measure);
+
+class PerfGroup {
+ public:
+  PerfGroup() = default;
+  PerfGroup(const PerfGroup&) = delete;
+  PerfGroup& operator=(const PerfGroup&) = delete;
+  ~PerfGroup();
+
+  // Opens and enables the group on the calling thread; "" on success, else why not.
+  std::string open(const std::vector<PerfEventSpec>& events);
+  // The current count of every event, in open()'s order. Throws std::runtime_error when the
+  // kernel multiplexed the group (it was not counting all the time): such counts are
+  // estimates, and abench reports none.
+  std::vector<std::uint64_t> read() const;
+  std::size_t size() const { return fds_.size(); }
+
+ private:
+  std::vector<int> fds_;
+};
+
+// Whether this machine can count `measure`'s events here: "" yes, else the reason.
+std::string perf_unavailable(Measure measure);
+
+}  // namespace abench
