@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <random>
 #include <stdexcept>
 
@@ -42,13 +43,61 @@ double median_of_medians(const ProcessSamples& processes) {
   return median(medians);
 }
 
-RatioInterval bootstrap_ratio(const ProcessSamples& before, const ProcessSamples& after,
-                              double confidence, int resamples, std::uint64_t seed) {
+namespace {
+
+void check_sides(const ProcessSamples& before, const ProcessSamples& after) {
   for (const auto* side : {&before, &after}) {
     if (side->empty()) throw std::invalid_argument("bootstrap of a side with no process");
     for (const auto& samples : *side)
       if (samples.empty()) throw std::invalid_argument("bootstrap of a process with no sample");
   }
+}
+
+double resampled_median(const std::vector<double>& samples, std::mt19937_64& rng, std::vector<double>& scratch) {
+  scratch.clear();
+  for (std::size_t s = 0; s < samples.size(); ++s) scratch.push_back(samples[index_below(rng, samples.size())]);
+  return median(scratch);
+}
+
+void set_percentiles(RatioInterval& result, std::vector<double>& ratios, double confidence) {
+  std::sort(ratios.begin(), ratios.end());
+  const double tail = (1 - confidence) / 2;
+  result.low = percentile(ratios, tail);
+  result.high = percentile(ratios, 1 - tail);
+}
+
+}  // namespace
+
+RatioInterval paired_bootstrap_ratio(const ProcessSamples& before, const ProcessSamples& after,
+                                     double confidence, int resamples, std::uint64_t seed) {
+  check_sides(before, after);
+  if (before.size() != after.size())
+    throw std::invalid_argument("paired bootstrap of sides with different numbers of processes");
+  const std::size_t rounds = before.size();
+  RatioInterval result;
+  result.paired = true;
+  std::vector<double> round_ratios;
+  for (std::size_t i = 0; i < rounds; ++i) round_ratios.push_back(median(after[i]) / median(before[i]));
+  result.ratio = median(round_ratios);
+  std::mt19937_64 rng(seed);
+  std::vector<double> ratios, scratch;
+  ratios.reserve(static_cast<std::size_t>(resamples));
+  for (int r = 0; r < resamples; ++r) {
+    round_ratios.clear();
+    for (std::size_t i = 0; i < rounds; ++i) {
+      const std::size_t round = index_below(rng, rounds);
+      const double b = resampled_median(before[round], rng, scratch);
+      round_ratios.push_back(resampled_median(after[round], rng, scratch) / b);
+    }
+    ratios.push_back(median(round_ratios));
+  }
+  set_percentiles(result, ratios, confidence);
+  return result;
+}
+
+RatioInterval bootstrap_ratio(const ProcessSamples& before, const ProcessSamples& after,
+                              double confidence, int resamples, std::uint64_t seed) {
+  check_sides(before, after);
   RatioInterval result;
   result.ratio = median_of_medians(after) / median_of_medians(before);
   std::mt19937_64 rng(seed);
@@ -59,11 +108,28 @@ RatioInterval bootstrap_ratio(const ProcessSamples& before, const ProcessSamples
     const double a = resampled_statistic(after, rng, medians, samples);
     ratios.push_back(a / b);
   }
-  std::sort(ratios.begin(), ratios.end());
-  const double tail = (1 - confidence) / 2;
-  result.low = percentile(ratios, tail);
-  result.high = percentile(ratios, 1 - tail);
+  set_percentiles(result, ratios, confidence);
   return result;
+}
+
+RatioInterval interval_of_change(const ProcessSamples& before, const std::vector<int>& before_rounds,
+                                 const ProcessSamples& after, const std::vector<int>& after_rounds,
+                                 double confidence, int resamples, std::uint64_t seed) {
+  std::map<int, std::size_t> before_of_round, after_of_round;
+  for (std::size_t i = 0; i < before_rounds.size(); ++i) before_of_round[before_rounds[i]] = i;
+  for (std::size_t i = 0; i < after_rounds.size(); ++i) after_of_round[after_rounds[i]] = i;
+  const bool pairable = before_rounds.size() == before.size() && after_rounds.size() == after.size() &&
+                        before_of_round.size() == before.size() && after_of_round.size() == after.size() &&
+                        before.size() == after.size() && before.size() >= 2 &&
+                        std::equal(before_of_round.begin(), before_of_round.end(), after_of_round.begin(),
+                                   [](const auto& b, const auto& a) { return b.first == a.first; });
+  if (!pairable) return bootstrap_ratio(before, after, confidence, resamples, seed);
+  ProcessSamples b, a;
+  for (const auto& [round, index] : before_of_round) {
+    b.push_back(before[index]);
+    a.push_back(after[after_of_round.at(round)]);
+  }
+  return paired_bootstrap_ratio(b, a, confidence, resamples, seed);
 }
 
 }  // namespace abench

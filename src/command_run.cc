@@ -8,6 +8,7 @@
 #include "src/export_formats.h"
 #include "src/measure.h"
 #include "src/progress.h"
+#include "src/stored_baseline.h"
 #include "src/results_writers.h"
 #include "src/worker_registry.h"
 
@@ -40,10 +41,13 @@ int run_command(const RunOptions& o, const std::vector<std::string>& command_lin
              t.cells, t.failed, t.refused, t.unstable, results.protocol.processes, format_duration(wall), t.counting_s);
   fmt::print("results: {}/results.json, {}/results.csv\n", dir.string(), dir.string());
   if (!o.save_baseline.empty()) {
-    const auto store = std::filesystem::path(source_directory()) / "results" / "baselines" / o.save_baseline;
+    const auto store = baseline_store(o.save_baseline);
     std::filesystem::create_directories(store);
     write_result_files(store, results);
-    fmt::print("baseline '{}' stored: {}/results.json\n", o.save_baseline, store.string());
+    // The workers too, so that the gate can measure this baseline again beside a candidate.
+    store_baseline_workers(store, results.plan.variants);
+    fmt::print("baseline '{}' stored: {}/results.json and its workers in {}/workers\n", o.save_baseline,
+               store.string(), store.string());
   }
   return t.failed ? kExitMeasurementFailed : kExitOk;
 }

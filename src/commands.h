@@ -57,6 +57,7 @@ int compare_command(const CompareOptions& options, const std::vector<std::string
 struct GateCommandOptions {
   MeasureOptions measure;
   std::string baseline, candidate, out;
+  bool stored_figures = false;
   GateOptions gate;
 };
 CLI::App* register_gate_command(CLI::App& app, GateCommandOptions& options);

@@ -13,6 +13,12 @@ ProcessSamples samples_of(const CellRecord& record) {
   return processes;
 }
 
+std::vector<int> rounds_of(const CellRecord& record) {
+  std::vector<int> rounds;
+  for (const auto& p : record.processes) rounds.push_back(p.round);
+  return rounds;
+}
+
 }  // namespace
 
 std::string_view name_of(Verdict v) {
@@ -61,8 +67,9 @@ Comparison compare_results(const RunResults& results, const CompareSettings& set
       if (row.problem.size() < 12) row.problem += "not measured";
     } else {
       const std::uint64_t seed = settings.seed + static_cast<std::uint64_t>(row.before_cell);
-      row.interval = bootstrap_ratio(samples_of(before), samples_of(after), settings.confidence,
-                                     settings.resamples, seed);
+      // The two sides of a compare ran round by round, back to back: paired by round.
+      row.interval = interval_of_change(samples_of(before), rounds_of(before), samples_of(after), rounds_of(after),
+                                        settings.confidence, settings.resamples, seed);
       const double change = row.interval->ratio - 1;
       const bool excludes_zero = row.interval->low > 1 || row.interval->high < 1;
       if (excludes_zero && std::fabs(change) >= settings.min_effect)

@@ -145,7 +145,9 @@ nlohmann::json comparison_json(const Comparison& c) {
   return {{"schema", "abench.compare"},
           {"schema_version", 1},
           {"method", {{"statistic", "median of per-process medians"},
-                      {"interval", "hierarchical bootstrap of the ratio (processes, then samples within each)"},
+                      {"interval", "hierarchical bootstrap of the ratio, paired by round: the median over rounds of each "
+                                   "round's ratio of process medians; resamples rounds, then samples within each "
+                                   "process (docs/statistics.md)"},
                       {"confidence", c.settings.confidence},
                       {"resamples", c.settings.resamples},
                       {"seed", c.settings.seed},

@@ -106,7 +106,8 @@ GateVerdict evaluate_gate(const std::vector<GatePair>& pairs, const GateRules& r
       cell.problem = pair.problem.empty() ? "no samples" : pair.problem;
       ++verdict.failed;
     } else {
-      cell.interval = bootstrap_ratio(pair.before, pair.after, settings.confidence, settings.resamples, seed);
+      cell.interval = interval_of_change(pair.before, pair.before_rounds, pair.after, pair.after_rounds,
+                                         settings.confidence, settings.resamples, seed);
       const double change = cell.interval->ratio - 1;
       if (cell.interval->low > 1 && change > cell.applied) {
         cell.outcome = GateOutcome::regression;
@@ -144,6 +145,7 @@ std::string gate_markdown(const GateVerdict& v) {
                        c.applied > c.threshold ? " (noise)" : "", result);
   }
   out += "\n" + gate_summary_lines(v);
+  for (const auto& n : v.notes) out += "\n" + n + "\n";
   for (const auto& w : v.warnings) out += "\n> **Warning:** " + w + "\n";
   return out;
 }
@@ -161,6 +163,7 @@ nlohmann::json gate_json(const GateVerdict& v) {
           {"exit_code", v.exit_code()},     {"regressions", v.regressions},
           {"improvements", v.improvements}, {"unchanged", v.unchanged},
           {"failed", v.failed},             {"warnings", v.warnings},
+          {"notes", v.notes},
           {"cells", cells}};
 }
 

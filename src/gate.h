@@ -38,6 +38,7 @@ struct GatePair {
   std::string workload;
   bool instructions = false;  // deterministic metric: no interval, exact comparison
   ProcessSamples before, after;
+  std::vector<int> before_rounds, after_rounds;  // set when both sides are of one run
   std::string problem;  // why this pair cannot be judged (a failed cell)
 };
 
@@ -58,6 +59,7 @@ struct GateVerdict {
   std::vector<GateCell> cells;
   int regressions = 0, improvements = 0, unchanged = 0, failed = 0;
   std::vector<std::string> warnings;
+  std::vector<std::string> notes;  // how the baseline was measured, and what that showed
   int exit_code() const;  // 3 failed cells, 1 regressions, else 0
 };
 

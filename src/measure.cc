@@ -196,6 +196,7 @@ RunResults execute_plan(Plan plan, const Matrix& matrix, const std::filesystem::
   results.plan = std::move(plan);
   results.matrix = matrix;
   results.protocol = matrix.protocol;
+  release_orchestrator_cpus();  // a second run of one command starts from the full set again
   results.conditions = collect_conditions();
   results.command_line = command_line;
   results.started_at = utc_timestamp("%Y-%m-%dT%H:%M:%SZ");

@@ -87,12 +87,15 @@ Plan schedule(const Matrix& m, std::vector<Variant> variants, std::uint64_t seed
       plan.jobs.push_back({WorkerMode::count, 0, cell.variant, {cell.spec.id}, 0});
 
   const std::size_t cells_per_variant = cells_of_variant.empty() ? 0 : cells_of_variant[0].size();
+  // Timed seeds do not depend on whether counting jobs come first: a gate run without
+  // counts must give its processes the cell orders its baseline's processes had.
+  const std::size_t counting_jobs = plan.jobs.size();
   for (int round = 0; round < m.protocol.processes; ++round) {
     const std::vector<std::size_t> order = round_order(plan.variants.size(), round);
     auto add_job = [&](std::size_t v, std::vector<int> ids) {
       const std::uint64_t job_seed =
           paired ? mix(seed + static_cast<std::uint64_t>(round) * 1000003u + (v / 2) * 7919u + (ids.size() == 1 ? static_cast<std::uint64_t>(ids[0] % static_cast<int>(std::max<std::size_t>(cells_per_variant, 1))) * 31u : 0u))
-                 : mix(seed + plan.jobs.size());
+                 : mix(seed + (plan.jobs.size() - counting_jobs));
       plan.jobs.push_back({WorkerMode::time, round, v, std::move(ids), job_seed});
     };
     if (m.protocol.fresh_process_per_cell) {

@@ -54,6 +54,12 @@ void close_fd(int& fd) {
 
 }  // namespace
 
+void release_orchestrator_cpus() {
+  if (!g_restricted) return;
+  sched_setaffinity(0, sizeof g_full_mask, &g_full_mask);
+  g_restricted = false;
+}
+
 std::vector<int> keep_orchestrator_off_cpu(int cpu) {
   cpu_set_t allowed;
   CPU_ZERO(&allowed);

@@ -13,6 +13,10 @@ namespace abench {
 // they can pin themselves anywhere. Returns the CPUs abench now uses.
 std::vector<int> keep_orchestrator_off_cpu(int cpu);
 
+// Gives abench the full CPU set back, so that the next run of one command (calibrate and
+// the gate make several) sees, and pins its workers within, the CPUs it was started with.
+void release_orchestrator_cpus();
+
 class ProcessLauncher final : public WorkerLauncher {
  public:
   LaunchOutcome run(const LaunchRequest& request,

@@ -33,6 +33,7 @@ StoredResults results_from_json(const nlohmann::json& j, const std::string& path
     r.machine_fingerprint = r.conditions.value("machine_fingerprint", "");
     r.matrix_name = j.at("matrix").value("name", "");
     r.seed = j.at("protocol").value("seed", std::uint64_t{0});
+    r.started_at = j.value("started_at", "");
     Measure measure = Measure::time;
     if (const std::string name = j.at("protocol").value("measure", "time"); !measure_named(name, measure))
       throw UsageError(fmt::format("{}: field 'protocol.measure' is '{}' (allowed: time, instructions, perf, perf-sw)",
@@ -46,7 +47,10 @@ StoredResults results_from_json(const nlohmann::json& j, const std::string& path
       cell.metric = metric;
       cell.variant = c.value("variant", "");
       cell.side = c.value("side", "");
-      for (const auto& p : c.at("processes")) cell.samples.push_back(p.at(names.samples).get<std::vector<double>>());
+      for (const auto& p : c.at("processes")) {
+        cell.samples.push_back(p.at(names.samples).get<std::vector<double>>());
+        cell.rounds.push_back(p.value("round", 0));
+      }
       r.cells.push_back(std::move(cell));
     }
   } catch (const nlohmann::json::exception& e) {
@@ -103,6 +107,10 @@ std::vector<GatePair> pair_results(const StoredResults& baseline, const StoredRe
                                    b->metric, candidate.path, a->metric));
     pair.before = b->samples;
     pair.after = a->samples;
+    if (!baseline.started_at.empty() && baseline.started_at == candidate.started_at) {
+      pair.before_rounds = b->rounds;
+      pair.after_rounds = a->rounds;
+    }
     if (b->status != "ok") pair.problem = "baseline cell " + b->status;
     if (a->status != "ok") pair.problem = "candidate cell " + a->status;
     pairs.push_back(std::move(pair));

@@ -20,6 +20,7 @@ struct StoredCell {
   std::string status;
   std::string metric;   // "ns_per_op" or "instructions_per_op"
   ProcessSamples samples;
+  std::vector<int> rounds;  // each process's round, as samples
 };
 
 struct StoredResults {
@@ -27,6 +28,7 @@ struct StoredResults {
   std::string machine_fingerprint;
   std::string matrix_name;
   std::uint64_t seed = 0;  // the run's cell-order seed
+  std::string started_at;  // which run: cells of one run can be paired by round
   std::vector<StoredCell> cells;
   nlohmann::json conditions;
   nlohmann::json json;  // the whole file, for what the gate needs beyond the cells
@@ -42,7 +44,8 @@ std::string cell_key(const nlohmann::json& cell);
 
 
 // Cells of two result files paired by key: the baseline file's baseline side (or all of a
-// run's cells) with the candidate file's candidate side. Throws UsageError when a file
+// run's cells) with the candidate file's candidate side. When both come from one run (a
+// compare's two sides), their processes are paired by round too (interval_of_change). Throws UsageError when a file
 // holds one cell twice or the two files do not measure the same cells (incompatible
 // matrices).
 std::vector<GatePair> pair_results(const StoredResults& baseline, const StoredResults& candidate);

@@ -56,6 +56,69 @@ TEST(Bootstrap, DetectsARealShift) {
   EXPECT_GT(r.low, 1.0);
 }
 
+// Two sides of an interleaved run: round r's processes share the machine's state at that
+// moment (an offset common to both), plus their own noise; `shift` multiplies the after side.
+std::pair<ProcessSamples, ProcessSamples> interleaved(double shift, double round_drift, double own, int rounds,
+                                                      std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> drift(0, round_drift), process(0, own), noise(0, 0.2);
+  ProcessSamples before, after;
+  for (int r = 0; r < rounds; ++r) {
+    const double common = 100 + drift(rng);
+    std::vector<double> b, a;
+    const double b_offset = process(rng), a_offset = process(rng);
+    for (int i = 0; i < 11; ++i) {
+      b.push_back(common + b_offset + noise(rng));
+      a.push_back((common + a_offset) * shift + noise(rng));
+    }
+    before.push_back(b);
+    after.push_back(a);
+  }
+  return {before, after};
+}
+
+TEST(PairedBootstrap, RoundDriftCancelsSoAFivePercentShiftIsFound) {
+  // Rounds drift by 8% while each process adds only 0.5%: unpaired, the drift swamps a 5%
+  // change; paired, it cancels in every round's ratio.
+  int paired_found = 0, unpaired_found = 0;
+  for (std::uint64_t trial = 0; trial < 20; ++trial) {
+    const auto [before, after] = interleaved(1.05, 8, 0.5, 5, 900 + trial);
+    const RatioInterval paired = paired_bootstrap_ratio(before, after, 0.95, 500, trial);
+    EXPECT_TRUE(paired.paired);
+    EXPECT_NEAR(paired.ratio, 1.05, 0.02);
+    paired_found += paired.low > 1;
+    unpaired_found += bootstrap_ratio(before, after, 0.95, 500, trial).low > 1;
+  }
+  EXPECT_GE(paired_found, 18);
+  EXPECT_LE(unpaired_found, 10);
+}
+
+TEST(PairedBootstrap, AnUnchangedPairRarelyExcludesNoChange) {
+  int includes_one = 0;
+  for (std::uint64_t trial = 0; trial < 40; ++trial) {
+    const auto [before, after] = interleaved(1.0, 8, 2, 5, 300 + trial);
+    const RatioInterval r = paired_bootstrap_ratio(before, after, 0.95, 500, trial);
+    includes_one += r.low <= 1 && r.high >= 1;
+  }
+  EXPECT_GE(includes_one, 34);
+}
+
+TEST(PairedBootstrap, IntervalOfChangePairsByRoundOrFallsBack) {
+  const auto [before, after] = interleaved(1.05, 8, 0.5, 4, 77);
+  // The after side listed in another order: pairing follows the rounds, not the order.
+  const ProcessSamples after_shuffled{after[2], after[0], after[3], after[1]};
+  const RatioInterval by_round =
+      interval_of_change(before, {1, 2, 3, 4}, after_shuffled, {3, 1, 4, 2}, 0.95, 500, 5);
+  const RatioInterval direct = paired_bootstrap_ratio(before, after, 0.95, 500, 5);
+  EXPECT_TRUE(by_round.paired);
+  EXPECT_EQ(by_round.ratio, direct.ratio);
+  EXPECT_EQ(by_round.low, direct.low);
+  // Rounds that do not match (or no rounds: sides of different runs) are not paired.
+  EXPECT_FALSE(interval_of_change(before, {1, 2, 3, 4}, after, {1, 2, 3, 5}, 0.95, 100, 5).paired);
+  EXPECT_FALSE(interval_of_change(before, {}, after, {}, 0.95, 100, 5).paired);
+  EXPECT_THROW(paired_bootstrap_ratio(before, {after[0]}, 0.95, 10, 1), std::invalid_argument);
+}
+
 TEST(Bootstrap, RejectsEmptySides) {
   EXPECT_THROW(bootstrap_ratio({}, {{1}}, 0.95, 10, 1), std::invalid_argument);
   EXPECT_THROW(bootstrap_ratio({{1}}, {{}}, 0.95, 10, 1), std::invalid_argument);

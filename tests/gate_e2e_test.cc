@@ -4,6 +4,8 @@
 // noisy the machine is.
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include <nlohmann/json.hpp>
 
 #include "src/atomic_file.h"
@@ -146,19 +148,46 @@ TEST(GateCompareEndToEnd, AReallySlowerPluginFailsAndTheSamePluginPasses) {
 TEST(GateBaselineEndToEnd, SaveABaselineThenGateAFreshRunAgainstIt) {
   testing::TempDir dir;
   const std::string name = "e2e-" + std::to_string(getpid());
+  const auto stored = std::filesystem::path(ABENCH_SOURCE_DIR_FOR_TESTS) / "results" / "baselines" / name;
   const std::vector<std::string> axes{"--matrix", "quick", "--backend", "system", "--workload", "allocate", "--size",
                                       "64", "--align", "256", "--live", "1", "--samples", "5", "--processes", "3",
                                       "--min-batch-ms", "0.5", "--no-counts"};
   std::vector<std::string> save{"run", "--save-baseline", name, "--out", (dir.path() / "saved").string()};
   save.insert(save.end(), axes.begin(), axes.end());
   ASSERT_EQ(run_cli(save).exit_code, 0);
-  std::vector<std::string> check{"gate", "--baseline", name, "--threshold", "50", "--out", (dir.path() / "g").string()};
-  check.insert(check.end(), axes.begin(), axes.end());
-  const CliResult r = run_cli(check);
-  std::filesystem::remove_all(std::filesystem::path(ABENCH_SOURCE_DIR_FOR_TESTS) / "results" / "baselines" / name);
+  EXPECT_TRUE(std::filesystem::exists(stored / "workers" / "abench-worker-system"));
+
+  // By default the stored worker is measured again, beside the candidate, in one run.
+  const CliResult r = run_cli({"gate", "--baseline", name, "--threshold", "50", "--out", (dir.path() / "g").string()});
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
-  EXPECT_TRUE(std::filesystem::exists(dir.path() / "g" / "results.json"));
-  EXPECT_TRUE(std::filesystem::exists(dir.path() / "g" / "gate.md"));
+  const auto measured = nlohmann::json::parse(read_file(dir.path() / "g" / "results.json"));
+  ASSERT_EQ(measured["cells"].size(), 2u);
+  EXPECT_EQ(measured["cells"][0]["side"], "baseline");
+  EXPECT_EQ(measured["cells"][1]["side"], "candidate");
+  EXPECT_NE(measured["cells"][0]["variant"].get<std::string>().find("@baseline"), std::string::npos);
+  EXPECT_EQ(measured["protocol"]["processes"], 5);  // at least 5 a side, though the baseline had 3
+  EXPECT_EQ(measured["protocol"]["seed"], nlohmann::json::parse(read_file(stored / "results.json"))["protocol"]["seed"]);
+  const auto verdict = nlohmann::json::parse(read_file(dir.path() / "g" / "gate.json"));
+  ASSERT_EQ(verdict["notes"].size(), 1u);
+  EXPECT_NE(verdict["notes"][0].get<std::string>().find("measured again beside the candidate"), std::string::npos);
+
+  // --stored-figures: a fresh run of the candidate alone, judged against the stored figures.
+  std::vector<std::string> check{"gate", "--baseline", name, "--stored-figures", "--threshold", "50", "--out",
+                                 (dir.path() / "s").string()};
+  check.insert(check.end(), axes.begin(), axes.end());
+  const CliResult figures = run_cli(check);
+  EXPECT_EQ(figures.exit_code, 0) << figures.out << figures.err;
+  const auto alone = nlohmann::json::parse(read_file(dir.path() / "s" / "results.json"));
+  EXPECT_EQ(alone["cells"].size(), 1u);
+  EXPECT_NE(read_file(dir.path() / "s" / "gate.md").find("stored figures"), std::string::npos);
+
+  // A stored worker that is missing is a usage error naming the backend.
+  std::filesystem::remove(stored / "workers" / "abench-worker-system");
+  std::filesystem::create_directories(stored / "workers");
+  const CliResult missing = run_cli({"gate", "--baseline", name, "--out", (dir.path() / "m").string()});
+  std::filesystem::remove_all(stored);
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.err.find("no worker for backend 'system'"), std::string::npos) << missing.err;
   const CliResult bad = run_cli({"run", "--save-baseline", "../escape", "--matrix", "quick"});
   EXPECT_EQ(bad.exit_code, 2);
 }
@@ -180,12 +209,14 @@ TEST(CalibrateEndToEnd, StoresANoiseFloorPerCellThatTheGateApplies) {
     return args;
   };
   const auto stored = std::filesystem::path(ABENCH_SOURCE_DIR_FOR_TESTS) / "results" / "baselines" / name;
+  // No baseline stored yet: plain runs one after another.
   const testing::CliResult cal =
       testing::run_cli(with_axes({"calibrate", "--save-noise", name, "--runs", "2", "--out", (dir.path() / "cal").string()}));
   ASSERT_EQ(cal.exit_code, 0) << cal.err;
   const auto noise = nlohmann::json::parse(testing::read_file(stored / "noise.json"));
   EXPECT_EQ(noise["schema"], "abench.noise");
   EXPECT_EQ(noise["runs"], 2);
+  EXPECT_NE(noise["method"].get<std::string>().find("between any two unchanged runs"), std::string::npos);
   ASSERT_EQ(noise["cells"].size(), 2u);
   for (const auto& [key, floor] : noise["cells"].items()) EXPECT_GE(floor.get<double>(), 0.0) << key;
   EXPECT_TRUE(std::filesystem::exists(dir.path() / "cal" / "run1" / "results.json"));
@@ -193,8 +224,7 @@ TEST(CalibrateEndToEnd, StoresANoiseFloorPerCellThatTheGateApplies) {
 
   ASSERT_EQ(testing::run_cli(with_axes({"run", "--save-baseline", name, "--out", (dir.path() / "base").string()})).exit_code, 0);
   const testing::CliResult gate =
-      testing::run_cli(with_axes({"gate", "--baseline", name, "--threshold", "0", "--out", (dir.path() / "g").string()}));
-  std::filesystem::remove_all(stored);
+      testing::run_cli({"gate", "--baseline", name, "--threshold", "0", "--out", (dir.path() / "g").string()});
   const auto verdict = nlohmann::json::parse(testing::read_file(dir.path() / "g" / "gate.json"));
   for (const auto& cell : verdict["cells"]) {
     // With a threshold of 0 the bar is exactly k x the stored floor: the gate applied it.
@@ -203,6 +233,29 @@ TEST(CalibrateEndToEnd, StoresANoiseFloorPerCellThatTheGateApplies) {
     EXPECT_DOUBLE_EQ(cell["applied_threshold"].get<double>(), 1.5 * floor);
   }
   EXPECT_NE(gate.exit_code, 2) << gate.err;
+
+  // With the baseline and its workers stored: the gate's own side-by-side comparison, A/A,
+  // with the baseline's matrix and protocol (no --matrix), 5 processes a side.
+  const testing::CliResult again =
+      testing::run_cli({"calibrate", "--save-noise", name, "--runs", "2", "--out", (dir.path() / "cal2").string()});
+  EXPECT_EQ(again.exit_code, 0) << again.err;
+  const auto side_by_side = nlohmann::json::parse(testing::read_file(stored / "noise.json"));
+  EXPECT_NE(side_by_side["method"].get<std::string>().find("interleaved A/A"), std::string::npos);
+  EXPECT_EQ(side_by_side["processes"], 5);
+  EXPECT_EQ(side_by_side["cells"].size(), 2u);
+  const auto run1 = nlohmann::json::parse(testing::read_file(dir.path() / "cal2" / "run1" / "results.json"));
+  EXPECT_EQ(run1["cells"].size(), 4u);  // two cells, two sides
+
+  // A build that is not the stored one cannot calibrate against it.
+  {
+    std::ofstream changed(stored / "workers" / "abench-worker-system", std::ios::app | std::ios::binary);
+    changed << '\0';
+  }
+  const testing::CliResult changed =
+      testing::run_cli({"calibrate", "--save-noise", name, "--runs", "2", "--out", (dir.path() / "cal3").string()});
+  std::filesystem::remove_all(stored);
+  EXPECT_EQ(changed.exit_code, 2);
+  EXPECT_NE(changed.err.find("store the baseline again from this build"), std::string::npos) << changed.err;
 }
 
 }  // namespace
@@ -211,20 +264,29 @@ TEST(CalibrateEndToEnd, StoresANoiseFloorPerCellThatTheGateApplies) {
 namespace abench {
 namespace {
 
-// abench's own CI gate: an unchanged build gated against itself in one interleaved run
-// (compare --gate, both sides paired round by round with the same cell orders) on a small
-// matrix must pass. 5 processes a side, as the compare output recommends. The
-// instruction-count A/A is InstructionsEndToEnd.CountsAreIdenticalAcrossRunsAndTheGatePassesThem.
+// abench's own CI gate: the flow of docs/ci.md on a small matrix. Store a baseline (figures
+// and workers), calibrate its noise floors, then gate the unchanged build against it: the
+// stored workers measured again beside the built ones, 5 processes a side, paired by round.
+// It must pass. The instruction-count A/A is
+// InstructionsEndToEnd.CountsAreIdenticalAcrossRunsAndTheGatePassesThem.
 TEST(CiGate, AnUnchangedBuildPassesItsOwnGate) {
   testing::TempDir dir;
-  const testing::CliResult gate = testing::run_cli(
-      {"compare", "--gate", "--baseline", "label=A", "--candidate", "label=B", "--matrix", "quick", "--workload",
-       "allocate,append", "--size", "64,4096", "--align", "256", "--live", "1", "--processes", "5", "--no-counts",
-       "--out", (dir.path() / "g").string()});
+  const std::string name = "ci-gate-" + std::to_string(getpid());
+  const auto stored = std::filesystem::path(ABENCH_SOURCE_DIR_FOR_TESTS) / "results" / "baselines" / name;
+  const testing::CliResult save = testing::run_cli(
+      {"run", "--save-baseline", name, "--matrix", "quick", "--workload", "allocate,append", "--size", "64,4096",
+       "--align", "256", "--live", "1", "--no-counts", "--out", (dir.path() / "base").string()});
+  ASSERT_EQ(save.exit_code, 0) << save.err;
+  const testing::CliResult calibrate =
+      testing::run_cli({"calibrate", "--save-noise", name, "--out", (dir.path() / "cal").string()});
+  ASSERT_EQ(calibrate.exit_code, 0) << calibrate.err;
+  const testing::CliResult gate = testing::run_cli({"gate", "--baseline", name, "--out", (dir.path() / "g").string()});
+  std::filesystem::remove_all(stored);
   EXPECT_EQ(gate.exit_code, 0) << gate.out;
   EXPECT_NE(gate.out.find("regressions: 0"), std::string::npos) << gate.out;
   const auto verdict = nlohmann::json::parse(testing::read_file(dir.path() / "g" / "gate.json"));
   EXPECT_EQ(verdict["cells"].size(), 12u);  // 3 backends x 2 workloads x 2 sizes
+  for (const auto& cell : verdict["cells"]) EXPECT_EQ(cell["result"], "pass") << cell.dump();
 }
 
 }  // namespace

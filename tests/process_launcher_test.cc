@@ -2,6 +2,10 @@
 // child that exits without reading its stdin.
 #include <gtest/gtest.h>
 
+#include <sched.h>
+
+#include <algorithm>
+
 #include "src/process_launcher.h"
 
 namespace abench {
@@ -54,6 +58,37 @@ TEST(ProcessLauncher, MissingExecutableIsReportedNotThrown) {
   const LaunchOutcome o = launcher.run({"/nonexistent/abench-worker-x", {}, {}, "", 5}, [](std::string_view) {});
   EXPECT_FALSE(o.started);
   EXPECT_NE(describe(o).find("No such file or directory"), std::string::npos) << describe(o);
+}
+
+}  // namespace
+}  // namespace abench
+
+namespace abench {
+namespace {
+
+std::vector<int> own_cpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  std::vector<int> cpus;
+  if (sched_getaffinity(0, sizeof set, &set) == 0)
+    for (int c = 0; c < CPU_SETSIZE; ++c)
+      if (CPU_ISSET(c, &set)) cpus.push_back(c);
+  return cpus;
+}
+
+// calibrate and the gate run several plans in one process: each must start from the CPUs
+// abench was started with, or the second would pin its workers where abench itself runs.
+TEST(OrchestratorCpus, ASecondRunStartsFromTheFullSet) {
+  const std::vector<int> full = own_cpus();
+  if (full.size() < 2) GTEST_SKIP() << "needs two allowed CPUs";
+  const std::vector<int> first = keep_orchestrator_off_cpu(full.back());
+  EXPECT_EQ(std::count(first.begin(), first.end(), full.back()), 0);
+  release_orchestrator_cpus();
+  EXPECT_EQ(own_cpus(), full);
+  const std::vector<int> second = keep_orchestrator_off_cpu(full.back());
+  EXPECT_EQ(second, first);
+  release_orchestrator_cpus();
+  EXPECT_EQ(own_cpus(), full);
 }
 
 }  // namespace

@@ -1,0 +1,51 @@
+#include "src/stored_baseline.h"
+
+#include <fmt/format.h>
+
+#include "src/errors.h"
+#include "src/worker_registry.h"
+
+namespace abench {
+
+std::filesystem::path baseline_store(const std::string& name) {
+  return std::filesystem::path(source_directory()) / "results" / "baselines" / name;
+}
+
+void store_baseline_workers(const std::filesystem::path& store, const std::vector<Variant>& variants) {
+  const auto dir = store / "workers";
+  std::filesystem::create_directories(dir);
+  for (const Variant& variant : variants) {
+    const std::filesystem::path worker = worker_path(variant, WorkerMode::time);
+    const auto target = dir / ("abench-worker-" + variant.backend);
+    const auto temporary = dir / ("." + target.filename().string() + ".tmp");
+    std::filesystem::copy_file(worker, temporary, std::filesystem::copy_options::overwrite_existing);
+    std::filesystem::rename(temporary, target);
+  }
+}
+
+std::filesystem::path stored_workers_dir(const std::filesystem::path& results_json) {
+  const auto dir = results_json.parent_path() / "workers";
+  return std::filesystem::is_directory(dir) ? dir : std::filesystem::path();
+}
+
+std::vector<Variant> stored_worker_variants(const std::filesystem::path& workers, const Matrix& matrix) {
+  std::vector<Variant> variants;
+  for (const std::string& backend : matrix.backends) {
+    const auto exe = workers / ("abench-worker-" + backend);
+    if (!std::filesystem::exists(exe))
+      throw UsageError(fmt::format("{}: the stored baseline has no worker for backend '{}' (it was stored from a "
+                                   "run without it); store the baseline again with that backend, or gate on the "
+                                   "stored figures with --stored-figures", workers.string(), backend));
+    for (Policy policy : matrix.policies) {
+      Variant v;
+      v.backend = backend;
+      v.policy = policy;
+      v.exe = exe.string();
+      v.name = fmt::format("{}/{}@baseline", backend, name_of(policy));
+      variants.push_back(std::move(v));
+    }
+  }
+  return variants;
+}
+
+}  // namespace abench
