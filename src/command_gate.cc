@@ -1,9 +1,9 @@
-// abench gate: pass or fail a candidate against a baseline (docs/ci.md), and abench
-// calibrate: measure each cell's noise floor with an A/A comparison.
+// abench gate: pass or fail a candidate against a baseline (docs/ci.md).
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <set>
 #include <iterator>
 
 #include <fmt/format.h>
@@ -22,10 +22,6 @@
 #include "src/worker_registry.h"
 
 namespace abench {
-namespace {
-
-}  // namespace
-
 void add_gate_rule_options(CLI::App& cmd, GateOptions& o) {
   cmd.add_option("--gate-file", o.gate_file, "JSON thresholds: global, per workload, per cell pattern");
   cmd.add_option("--threshold", o.threshold_percent, "Global threshold in percent (default 5; instructions 0.5)")
@@ -85,6 +81,8 @@ CLI::App* register_gate_command(CLI::App& app, GateCommandOptions& o) {
   cmd->add_flag("--stored-figures", o.stored_figures,
                 "Judge a fresh candidate against the stored figures, even where the baseline's workers are "
                 "stored (by default they are measured again beside the candidate)");
+  cmd->add_flag("--no-confirm", o.no_confirm,
+                "Side by side: do not measure the variants of regressed cells a second time to confirm them");
   add_gate_rule_options(*cmd, o.gate);
   o.measure.matrix.clear();  // default: the baseline's own matrix and protocol
   add_measure_options(*cmd, o.measure);
@@ -95,7 +93,7 @@ CLI::App* register_gate_command(CLI::App& app, GateCommandOptions& o) {
 namespace {
 
 // The median over cells of how far the re-measured baseline is from its stored figures:
-// the machine's drift since the baseline was stored, which measuring both sides now cancels.
+// mostly the machine's drift since it was stored, which measuring both sides now cancels.
 std::string drift_note(const StoredResults& stored, const StoredResults& measured) {
   std::map<std::string, double> stored_medians;
   for (const StoredCell& cell : stored.cells)
@@ -110,32 +108,45 @@ std::string drift_note(const StoredResults& stored, const StoredResults& measure
   const auto at = [&](double q) { return (ratios[static_cast<std::size_t>(q * static_cast<double>(ratios.size() - 1))] - 1) * 100; };
   return fmt::format("The baseline's workers were measured again beside the candidate. Against its stored figures "
                      "the re-measured baseline moved by {:+.1f}% (median over {} cells; 10th to 90th percentile "
-                     "{:+.1f}% to {:+.1f}%): drift of the machine since it was stored, cancelled here.",
+                     "{:+.1f}% to {:+.1f}%): what a gate on the stored figures would have taken for change.",
                      at(0.5), ratios.size(), at(0.1), at(0.9));
 }
 
-// A side-by-side gate judges each cell by an interval over processes; two a side (the quick
-// protocol) make no interval worth the name: an A/A of the quick matrix with two failed
-// 9 of 144 cells, with five none. Given --processes wins.
-constexpr int kSideBySideMinProcesses = 5;
-
-void use_side_by_side_protocol(Matrix& matrix, const MeasureOptions& measure) {
-  matrix.protocol.counts = false;  // counts are not gated, and stored workers come without counters
-  if (!measure.processes) matrix.protocol.processes = std::max(matrix.protocol.processes, kSideBySideMinProcesses);
-}
-
-// The compare plan of the stored workers (baseline side) against the built ones.
-Plan side_by_side_plan(const std::filesystem::path& workers, const Matrix& matrix) {
-  const std::vector<Variant> baselines = stored_worker_variants(workers, matrix);
-  std::vector<Variant> candidates = baselines;
-  for (Variant& v : candidates) {
-    v.exe.clear();
-    v.name.clear();
-  }
-  Plan plan = make_compare_plan(matrix, baselines, candidates, matrix.protocol.seed);
-  ProcessLauncher launcher;
-  preflight_variants(plan.variants, false, launcher);
-  return plan;
+// A regression must reproduce. The pairs of variants holding a regressed cell are measured
+// again (another run of their rounds, same cell orders), the new rounds are pooled with the
+// first run's, and each regressed cell is judged again on all of them. A real change stays
+// (with twice the rounds its interval narrows); a cell that one run's noise pushed over its
+// threshold falls back. Other cells keep their first verdict.
+void confirm_regressions(GateVerdict& verdict, StoredResults& measured, Plan plan, const Matrix& matrix,
+                         const std::filesystem::path& dir, const GateRules& rules,
+                         const std::map<std::string, double>& noise, const std::vector<std::string>& command_line) {
+  std::set<std::string> suspects;
+  for (const GateCell& cell : verdict.cells)
+    if (cell.outcome == GateOutcome::regression) suspects.insert(cell.key);
+  std::set<std::string> labels;  // both sides of every pair with a suspect
+  for (const StoredCell& cell : measured.cells)
+    if (suspects.contains(cell.key)) labels.insert(cell.variant);
+  std::erase_if(plan.jobs, [&](const Job& job) { return !labels.contains(plan.variants[job.variant].label()); });
+  const auto confirm_dir = dir / "confirm";
+  std::filesystem::create_directories(confirm_dir);
+  const RunResults again = execute_plan(std::move(plan), matrix, confirm_dir, command_line);
+  const StoredResults second = results_from_json(results_to_json(again), (confirm_dir / "results.json").string());
+  pool_rounds(measured, second);
+  std::vector<GatePair> pairs = pair_results(measured, measured);
+  std::erase_if(pairs, [&](const GatePair& p) { return !suspects.contains(p.key); });
+  const GateVerdict pooled = evaluate_gate(pairs, rules, noise, CompareSettings{});
+  int confirmed = 0;
+  for (GateCell& cell : verdict.cells)
+    for (const GateCell& judged : pooled.cells)
+      if (judged.key == cell.key) {
+        cell = judged;
+        confirmed += cell.outcome == GateOutcome::regression;
+      }
+  recount(verdict);
+  verdict.notes.push_back(fmt::format(
+      "{} cell{} regressed in the first run; a second run of their variants (results in {}), pooled with the "
+      "first round by round, confirmed {}. The table shows the pooled figures for those cells.",
+      suspects.size(), suspects.size() == 1 ? "" : "s", confirm_dir.string(), confirmed));
 }
 
 }  // namespace
@@ -173,10 +184,12 @@ int gate_command(const GateCommandOptions& o, const std::vector<std::string>& co
     Plan plan = side_by_side_plan(workers, matrix);
     const auto dir = prepare_output_dir(o.out, "gate-" + matrix.name);
     const RunResults results = execute_plan(std::move(plan), matrix, dir, command_line);
-    const StoredResults measured = results_from_json(results_to_json(results), (dir / "results.json").string());
+    StoredResults measured = results_from_json(results_to_json(results), (dir / "results.json").string());
     GateVerdict verdict = evaluate_gate(pair_results(measured, measured), rules, noise, CompareSettings{});
     add_environment_warnings(verdict, measured, measured);
     if (std::string note = drift_note(before, measured); !note.empty()) verdict.notes.push_back(note);
+    if (verdict.regressions > 0 && !o.no_confirm)
+      confirm_regressions(verdict, measured, results.plan, matrix, dir, rules, noise, command_line);
     return report_gate(std::move(verdict), dir);
   }
   Plan plan = make_plan(matrix, matrix.protocol.seed);
@@ -190,135 +203,6 @@ int gate_command(const GateCommandOptions& o, const std::vector<std::string>& co
                               : "The candidate was gated against the baseline's stored figures (--stored-figures): "
                                 "on a shared machine they drift between runs; see docs/ci.md.");
   return report_gate(std::move(verdict), dir);
-}
-
-CLI::App* register_calibrate_command(CLI::App& app, CalibrateOptions& o) {
-  CLI::App* cmd = app.add_subcommand("calibrate", "Measure each cell's noise floor: unchanged runs, one after another (A/A)");
-  cmd->add_option("--variant", o.variant, "The variant, as for compare (default: the matrix's backends and policies)");
-  cmd->add_option("--save-noise", o.save_noise, "Store the floors as results/baselines/NAME/noise.json")->required();
-  cmd->add_option("--runs", o.runs, "Unchanged runs to measure (at least 2)")->check(CLI::Range(2, 50))->capture_default_str();
-  o.measure.matrix.clear();  // default: the stored baseline's matrix and protocol
-  add_measure_options(*cmd, o.measure);
-  cmd->add_option("--out", o.out, "Output directory (default: results/<time>-calibrate-<matrix>)");
-  return cmd;
-}
-
-std::string read_binary_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw UsageError(path + ": cannot read");
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-// calibrate measures an unchanged build: the built workers must be the stored ones.
-void require_unchanged_build(const std::filesystem::path& workers, const Matrix& matrix) {
-  for (const std::string& backend : matrix.backends) {
-    const std::string built = worker_path(backend, WorkerMode::time);
-    const auto stored = workers / ("abench-worker-" + backend);
-    if (read_binary_file(built) != read_binary_file(stored.string()))
-      throw UsageError(fmt::format("calibrate measures an unchanged build beside its stored baseline, but {} differs "
-                                   "from {}: store the baseline again from this build first (run --save-baseline)",
-                                   built, stored.string()));
-  }
-}
-
-// The noise that matters is how far an unchanged build moves in the comparison the gate
-// will make. Where the stored baseline has its workers, the gate measures them again beside
-// the candidate, so calibrate runs that comparison with the build they were stored from
-// as the candidate (A/A: the same code, at another path, as the gate will see it), `runs` times, and keeps per cell the largest change between the two sides. Else
-// the gate compares with figures stored earlier, so calibrate makes `runs` runs one after
-// another with the same seed and keeps the largest change of the median between any two
-// runs, the stored figures counted as a run.
-int calibrate_command(const CalibrateOptions& o, const std::vector<std::string>& command_line) {
-  const auto built = built_backends();
-  const auto store = baseline_store(o.save_noise);
-  const bool stored = std::filesystem::exists(store / "results.json");
-  // Like the gate: without --matrix, the stored baseline's own matrix, protocol and seed.
-  Matrix matrix;
-  const StoredResults baseline = stored ? load_results_file((store / "results.json").string()) : StoredResults{};
-  if (o.measure.matrix.empty() && stored) {
-    matrix = matrix_of_results(baseline.json, o.measure, built);
-  } else {
-    MeasureOptions measure = o.measure;
-    if (measure.matrix.empty()) measure.matrix = "default";
-    if (!measure.seed && baseline.seed) measure.seed = baseline.seed;  // the gate's cell orders
-    matrix = load_measure_matrix(measure, built);
-  }
-  const auto workers = stored ? stored_workers_dir(store / "results.json") : std::filesystem::path();
-  const bool side_by_side = o.variant.empty() && !workers.empty() && matrix.protocol.measure != Measure::instructions;
-  std::vector<Variant> variants;
-  if (!o.variant.empty()) variants = expand_variant_spec(parse_variant_spec(o.variant, "--variant", built), matrix);
-  if (side_by_side) use_side_by_side_protocol(matrix, o.measure);
-  if (side_by_side) require_unchanged_build(workers, matrix);
-  const Plan plan = side_by_side       ? side_by_side_plan(workers, matrix)
-                    : o.variant.empty() ? make_plan(matrix, matrix.protocol.seed)
-                                        : make_variant_plan(matrix, variants, matrix.protocol.seed);
-  if (!side_by_side) {
-    ProcessLauncher launcher;
-    preflight_variants(plan.variants, matrix.protocol.counts, launcher);
-  }
-  const auto dir = prepare_output_dir(o.out, "calibrate-" + matrix.name);
-
-  std::map<std::string, std::vector<double>> medians;  // sequential: per cell key, one per run
-  std::map<std::string, double> largest_change;         // side by side: per cell key
-  if (!side_by_side && stored)
-    for (const StoredCell& cell : baseline.cells)
-      if (!cell.samples.empty()) medians[cell.key].push_back(median_of_medians(cell.samples));
-  std::size_t failed = 0;
-  nlohmann::json conditions;
-  for (int run = 0; run < o.runs; ++run) {
-    const auto run_dir = dir / fmt::format("run{}", run + 1);
-    std::filesystem::create_directories(run_dir);
-    const RunResults results = execute_plan(plan, matrix, run_dir, command_line);
-    failed += totals_of(results).failed;
-    const StoredResults measured = results_from_json(results_to_json(results), (run_dir / "results.json").string());
-    conditions = measured.conditions;
-    if (side_by_side) {
-      for (const GatePair& pair : pair_results(measured, measured))
-        if (pair.problem.empty() && !pair.before.empty() && !pair.after.empty()) {
-          // The gate's own estimate (paired by round); one resample, as only the ratio is used.
-          const double change = std::fabs(
-              interval_of_change(pair.before, pair.before_rounds, pair.after, pair.after_rounds, 0.95, 1, 0).ratio - 1);
-          largest_change[pair.key] = std::max(largest_change[pair.key], change);
-        }
-    } else {
-      for (const StoredCell& cell : measured.cells)
-        if (!cell.samples.empty()) medians[cell.key].push_back(median_of_medians(cell.samples));
-    }
-  }
-  for (const auto& [key, values] : medians) {
-    double floor = 0;  // the largest change between any two of the runs
-    for (std::size_t i = 0; i < values.size(); ++i)
-      for (std::size_t j = 0; j < values.size(); ++j)
-        if (i != j) floor = std::max(floor, std::fabs(values[i] / values[j] - 1));
-    largest_change[key] = floor;
-  }
-  nlohmann::json cells = nlohmann::json::object();
-  std::vector<double> floors;
-  for (const auto& [key, floor] : largest_change) {
-    cells[key] = floor;
-    floors.push_back(floor);
-  }
-  const nlohmann::json noise{
-      {"schema", "abench.noise"},
-      {"schema_version", 1},
-      {"method", side_by_side ? "largest |change| between the two sides of interleaved A/A runs of the stored "
-                                "baseline's workers (what the gate measures)"
-                              : "largest |change| of the median between any two unchanged runs (the stored "
-                                "baseline of that name included)"},
-      {"runs", o.runs},
-      {"processes", matrix.protocol.processes},
-      {"conditions", conditions},
-      {"cells", cells}};
-  std::filesystem::create_directories(store);
-  write_file_atomically(store / "noise.json", noise.dump(2) + "\n");
-  write_file_atomically(dir / "noise.json", noise.dump(2) + "\n");
-  std::sort(floors.begin(), floors.end());
-  if (!floors.empty())
-    fmt::print("noise floors of {} cells over {} {}: median {:.2f}%, 90th percentile {:.2f}%, largest {:.2f}%\n",
-               floors.size(), o.runs, side_by_side ? "interleaved A/A runs of the stored workers" : "runs",
-               floors[floors.size() / 2] * 100, floors[floors.size() * 9 / 10] * 100, floors.back() * 100);
-  fmt::print("stored: {}\n", (store / "noise.json").string());
-  return failed ? kExitMeasurementFailed : kExitOk;
 }
 
 }  // namespace abench

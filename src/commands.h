@@ -58,6 +58,7 @@ struct GateCommandOptions {
   MeasureOptions measure;
   std::string baseline, candidate, out;
   bool stored_figures = false;
+  bool no_confirm = false;
   GateOptions gate;
 };
 CLI::App* register_gate_command(CLI::App& app, GateCommandOptions& options);

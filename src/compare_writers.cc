@@ -144,7 +144,7 @@ nlohmann::json comparison_json(const Comparison& c) {
   for (const auto& [backend, change] : c.geomean_change_by_backend) geomeans[backend] = change;
   return {{"schema", "abench.compare"},
           {"schema_version", 1},
-          {"method", {{"statistic", "median of per-process medians"},
+          {"method", {{"statistic", "per side: median of per-process medians; change: median over rounds of each round's ratio"},
                       {"interval", "hierarchical bootstrap of the ratio, paired by round: the median over rounds of each "
                                    "round's ratio of process medians; resamples rounds, then samples within each "
                                    "process (docs/statistics.md)"},

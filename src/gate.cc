@@ -125,6 +125,18 @@ GateVerdict evaluate_gate(const std::vector<GatePair>& pairs, const GateRules& r
   return verdict;
 }
 
+void recount(GateVerdict& v) {
+  v.regressions = v.improvements = v.unchanged = v.failed = 0;
+  for (const GateCell& c : v.cells) {
+    switch (c.outcome) {
+      case GateOutcome::regression: ++v.regressions; break;
+      case GateOutcome::improvement: ++v.improvements; break;
+      case GateOutcome::pass: ++v.unchanged; break;
+      case GateOutcome::failed: ++v.failed; break;
+    }
+  }
+}
+
 std::string gate_summary_lines(const GateVerdict& v) {
   return fmt::format("regressions: {}\nimprovements: {}\nunchanged: {}\nfailed: {}\n", v.regressions,
                      v.improvements, v.unchanged, v.failed);

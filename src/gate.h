@@ -66,6 +66,9 @@ struct GateVerdict {
 GateVerdict evaluate_gate(const std::vector<GatePair>& pairs, const GateRules& rules,
                           const std::map<std::string, double>& noise_floors, const CompareSettings& settings);
 
+// Sets the counts from the cells' outcomes (after cells were judged again).
+void recount(GateVerdict& verdict);
+
 std::string gate_markdown(const GateVerdict& verdict);
 nlohmann::json gate_json(const GateVerdict& verdict);
 std::string gate_summary_lines(const GateVerdict& verdict);

@@ -43,6 +43,11 @@ void check_worker(const Variant& variant, WorkerMode mode, WorkerLauncher& launc
     throw UsageError(fmt::format("{} speaks worker protocol {}, this abench speaks {}", which,
                                  hello["protocol"].dump(), kProtocolVersion));
   if (outcome.exit_code != 0) throw UsageError(fmt::format("{}: self-check {}", which, describe(outcome)));
+  // Results are filed under the variant's backend: a worker of another backend (exe=) would
+  // put one allocator's figures under another's name.
+  if (const std::string backend = hello.value("backend", ""); backend != variant.backend)
+    throw UsageError(fmt::format("{} is the worker of backend '{}', but the variant says backend '{}': name "
+                                 "backend={} in the variant", which, backend, variant.backend, backend));
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "src/result_file.h"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -116,6 +117,19 @@ std::vector<GatePair> pair_results(const StoredResults& baseline, const StoredRe
     pairs.push_back(std::move(pair));
   }
   return pairs;
+}
+
+void pool_rounds(StoredResults& results, const StoredResults& more) {
+  int last = 0;
+  for (const StoredCell& cell : results.cells)
+    for (int round : cell.rounds) last = std::max(last, round);
+  for (const StoredCell& extra : more.cells)
+    for (StoredCell& cell : results.cells)
+      if (cell.key == extra.key && cell.side == extra.side) {
+        cell.samples.insert(cell.samples.end(), extra.samples.begin(), extra.samples.end());
+        for (int round : extra.rounds) cell.rounds.push_back(last + round);
+        if (extra.status == "failed") cell.status = "failed";  // a confirmation that crashed is no confirmation
+      }
 }
 
 std::map<std::string, double> load_noise_file(const std::string& path) {

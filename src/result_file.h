@@ -50,6 +50,11 @@ std::string cell_key(const nlohmann::json& cell);
 // matrices).
 std::vector<GatePair> pair_results(const StoredResults& baseline, const StoredResults& candidate);
 
+// Adds the processes of `more` (another run of the same plan, or of part of it) to the
+// cells of `results` with the same key and side, their rounds numbered after the last of
+// `results`, so that the sides stay paired round by round.
+void pool_rounds(StoredResults& results, const StoredResults& more);
+
 // Noise floors written by abench calibrate: {"schema": "abench.noise", "cells": {key: floor}}.
 std::map<std::string, double> load_noise_file(const std::string& path);
 

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include "src/errors.h"
+#include "src/preflight.h"
+#include "src/process_launcher.h"
 #include "src/worker_registry.h"
 
 namespace abench {
@@ -46,6 +48,30 @@ std::vector<Variant> stored_worker_variants(const std::filesystem::path& workers
     }
   }
   return variants;
+}
+
+// A side-by-side gate judges each cell by an interval over processes; two a side (the quick
+// protocol) make no interval worth the name: an A/A of the quick matrix with two failed
+// 9 of 144 cells, with five none. Given --processes wins.
+constexpr int kSideBySideMinProcesses = 5;
+
+void use_side_by_side_protocol(Matrix& matrix, const MeasureOptions& measure) {
+  matrix.protocol.counts = false;  // counts are not gated, and stored workers come without counters
+  if (!measure.processes) matrix.protocol.processes = std::max(matrix.protocol.processes, kSideBySideMinProcesses);
+}
+
+// The compare plan of the stored workers (baseline side) against the built ones.
+Plan side_by_side_plan(const std::filesystem::path& workers, const Matrix& matrix) {
+  const std::vector<Variant> baselines = stored_worker_variants(workers, matrix);
+  std::vector<Variant> candidates = baselines;
+  for (Variant& v : candidates) {
+    v.exe.clear();
+    v.name.clear();
+  }
+  Plan plan = make_compare_plan(matrix, baselines, candidates, matrix.protocol.seed);
+  ProcessLauncher launcher;
+  preflight_variants(plan.variants, false, launcher);
+  return plan;
 }
 
 }  // namespace abench

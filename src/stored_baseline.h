@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "src/matrix.h"
+#include "src/measure.h"
+#include "src/plan.h"
 #include "src/variant.h"
 
 namespace abench {
@@ -27,5 +29,14 @@ std::filesystem::path stored_workers_dir(const std::filesystem::path& results_js
 // The stored workers as variants, one per backend and policy of `matrix`, labelled
 // "<backend>/<policy>@baseline". Throws UsageError when a backend's worker is missing.
 std::vector<Variant> stored_worker_variants(const std::filesystem::path& workers, const Matrix& matrix);
+
+// The protocol of a side-by-side measurement: no counting runs (counts are not gated, and
+// stored workers come without their counters) and at least 5 processes a side unless
+// --processes was given.
+void use_side_by_side_protocol(Matrix& matrix, const MeasureOptions& measure);
+
+// The compare plan of the stored workers (baseline side) against the built ones, its
+// variants checked by starting each once (preflight). Throws UsageError.
+Plan side_by_side_plan(const std::filesystem::path& workers, const Matrix& matrix);
 
 }  // namespace abench

@@ -192,6 +192,38 @@ TEST(GateBaselineEndToEnd, SaveABaselineThenGateAFreshRunAgainstIt) {
   EXPECT_EQ(bad.exit_code, 2);
 }
 
+// A candidate that is really slower than its stored baseline fails, and the regression is
+// confirmed by a second run. The stored worker is a wrapper that starts the built worker with
+// glibc's defaults; the gate runs with tcache off and perturb on (every malloc and free fills
+// the block: ~2 x 4 KiB of memset per buffer), which the built worker on the candidate side
+// inherits. Same code, a known large slowdown on one side only.
+TEST(GateBaselineEndToEnd, AReallySlowerCandidateFailsAndTheSecondRunConfirmsIt) {
+  testing::TempDir dir;
+  const std::string name = "confirm-e2e-" + std::to_string(getpid());
+  const auto stored = std::filesystem::path(ABENCH_SOURCE_DIR_FOR_TESTS) / "results" / "baselines" / name;
+  ASSERT_EQ(run_cli({"run", "--save-baseline", name, "--matrix", "quick", "--backend", "system", "--workload",
+                     "allocate", "--size", "4096", "--align", "256", "--live", "1", "--samples", "5",
+                     "--min-batch-ms", "0.5", "--no-counts", "--out", (dir.path() / "saved").string()})
+                .exit_code,
+            0);
+  const auto worker = stored / "workers" / "abench-worker-system";
+  write_file_atomically(worker, "#!/bin/sh\nexec env -u GLIBC_TUNABLES " + std::string(WORKER_SYSTEM) + " \"$@\"\n");
+  std::filesystem::permissions(worker, std::filesystem::perms::owner_all);
+  const CliResult r = run_cli({"gate", "--baseline", name, "--out", (dir.path() / "g").string()},
+                              {{"GLIBC_TUNABLES", "glibc.malloc.tcache_count=0:glibc.malloc.perturb=165"}});
+  std::filesystem::remove_all(stored);
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  const auto verdict = nlohmann::json::parse(read_file(dir.path() / "g" / "gate.json"));
+  ASSERT_EQ(verdict["cells"].size(), 1u);
+  EXPECT_EQ(verdict["cells"][0]["result"], "REGRESSION");
+  EXPECT_GT(verdict["cells"][0]["change"].get<double>(), 0.2);
+  ASSERT_EQ(verdict["notes"].size(), 2u);
+  EXPECT_NE(verdict["notes"][1].get<std::string>().find("1 cell regressed in the first run"), std::string::npos);
+  EXPECT_NE(verdict["notes"][1].get<std::string>().find("confirmed 1"), std::string::npos);
+  const auto second = nlohmann::json::parse(read_file(dir.path() / "g" / "confirm" / "results.json"));
+  EXPECT_EQ(second["cells"][1]["processes"].size(), 5u);
+}
+
 }  // namespace
 }  // namespace abench
 

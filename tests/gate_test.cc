@@ -104,3 +104,66 @@ TEST(Gate, GateFileErrorsNameTheField) {
 
 }  // namespace
 }  // namespace abench
+
+namespace abench {
+namespace {
+
+StoredCell stored_cell(const std::string& key, const std::string& side, std::vector<int> rounds, double value) {
+  StoredCell cell;
+  cell.key = key;
+  cell.side = side;
+  cell.status = "ok";
+  for (std::size_t i = 0; i < rounds.size(); ++i) cell.samples.push_back({value + static_cast<double>(i)});
+  cell.rounds = std::move(rounds);
+  return cell;
+}
+
+// A confirmation run's rounds follow the first run's, side by side, so pairs stay paired.
+TEST(PoolRounds, AppendsTheSecondRunsRoundsAfterTheFirstOnBothSides) {
+  StoredResults first;
+  first.started_at = "t";
+  first.cells = {stored_cell("system/exact/allocate/64/1:256/1", "baseline", {1, 2, 3}, 100),
+                 stored_cell("system/exact/allocate/64/1:256/1", "candidate", {1, 2, 3}, 110),
+                 stored_cell("system/exact/grow/64/1:256/1", "baseline", {1, 2, 3}, 50),
+                 stored_cell("system/exact/grow/64/1:256/1", "candidate", {1, 2, 3}, 50)};
+  StoredResults second;
+  second.cells = {stored_cell("system/exact/allocate/64/1:256/1", "baseline", {1, 2}, 200),
+                  stored_cell("system/exact/allocate/64/1:256/1", "candidate", {1, 2}, 220)};
+  second.cells.push_back(stored_cell("system/exact/grow/64/1:256/1", "baseline", {}, 0));
+  second.cells.back().status = "pending";  // not run again: nothing to add, status kept
+  pool_rounds(first, second);
+  EXPECT_EQ(first.cells[0].rounds, (std::vector<int>{1, 2, 3, 4, 5}));
+  EXPECT_EQ(first.cells[1].rounds, (std::vector<int>{1, 2, 3, 4, 5}));
+  EXPECT_EQ(first.cells[1].samples.back(), std::vector<double>{221});
+  EXPECT_EQ(first.cells[2].rounds.size(), 3u);
+  EXPECT_EQ(first.cells[2].status, "ok");
+  const auto pairs = pair_results(first, first);
+  ASSERT_EQ(pairs.size(), 2u);
+  EXPECT_EQ(pairs[0].before_rounds, pairs[0].after_rounds);
+
+  // A confirmation that crashed is no confirmation: the cell is failed.
+  StoredResults crashed;
+  crashed.cells = {stored_cell("system/exact/allocate/64/1:256/1", "candidate", {}, 0)};
+  crashed.cells[0].status = "failed";
+  pool_rounds(first, crashed);
+  EXPECT_EQ(first.cells[1].status, "failed");
+}
+
+TEST(Recount, CountsFollowTheCellsOutcomes) {
+  GateVerdict v;
+  v.regressions = 7;
+  for (GateOutcome o : {GateOutcome::pass, GateOutcome::pass, GateOutcome::regression, GateOutcome::improvement,
+                        GateOutcome::failed}) {
+    GateCell cell;
+    cell.outcome = o;
+    v.cells.push_back(cell);
+  }
+  recount(v);
+  EXPECT_EQ(v.unchanged, 2);
+  EXPECT_EQ(v.regressions, 1);
+  EXPECT_EQ(v.improvements, 1);
+  EXPECT_EQ(v.failed, 1);
+}
+
+}  // namespace
+}  // namespace abench
