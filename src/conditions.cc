@@ -157,6 +157,8 @@ nlohmann::json collect_conditions() {
       {"turbo", turbo()},
       {"hypervisor", hypervisor(cpuinfo)},
       {"aslr", first_line_of("/proc/sys/kernel/randomize_va_space")},
+      // What perf_event_open may count for an unprivileged process (--measure perf).
+      {"perf_event_paranoid", first_line_of("/proc/sys/kernel/perf_event_paranoid")},
       {"abench_version", ABENCH_VERSION},
       {"abench_git_revision", ABENCH_GIT_REVISION},
       {"compiler", ABENCH_COMPILER},
