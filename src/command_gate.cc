@@ -116,7 +116,7 @@ std::string drift_note(const StoredResults& stored, const StoredResults& measure
 // again (another run of their rounds, same cell orders), the new rounds are pooled with the
 // first run's, and every cell of those variants is judged again on all of them: twice the
 // rounds, so a real change stands out more clearly (a 10% slowdown of one workload of the
-// quick matrix failed 28 to 33 of its 36 cells on 5 rounds, all 36 on 10), while a cell that
+// quick matrix failed 22-32 of its 36 cells on 5 rounds, 30-33 on 10), while a cell that
 // one run's noise pushed over its threshold falls back. Cells of other variants keep their
 // first verdict.
 void confirm_regressions(GateVerdict& verdict, StoredResults& measured, Plan plan, const Matrix& matrix,
