@@ -166,32 +166,33 @@ CellReport measure_batches(const CellSpec& cell, std::uint64_t ops_per_iteration
   PerfGroup group;
   if (!events.empty())
     if (std::string why = group.open(events); !why.empty()) throw std::runtime_error(why);
-  std::vector<std::vector<std::uint64_t>> batch_counts;
+  const std::size_t n = events.size();
+  std::vector<std::uint64_t> before(n), after(n), batch_counts;  // n counts per batch, flattened
+  batch_counts.reserve(64 * n);  // warm-up and samples: no allocation between batches, mostly
   const SampleRun run = sample(config, [&](std::uint64_t iterations) {
-    std::vector<std::uint64_t> before;
-    if (!events.empty()) before = group.read();
+    if (n) group.read(before);
     const std::uint64_t start = now_ns();
     ok &= batch(iterations);
     const std::uint64_t elapsed = now_ns() - start;
-    if (!events.empty()) {
-      std::vector<std::uint64_t> after = group.read();
-      for (std::size_t e = 0; e < after.size(); ++e) after[e] -= before[e];
-      batch_counts.push_back(std::move(after));
+    if (n) {
+      group.read(after);
+      for (std::size_t e = 0; e < n; ++e) batch_counts.push_back(after[e] - before[e]);
     }
     return elapsed;
   });
   if (!ok) throw AllocationFailed();
   CellReport report{cell.id, true, "", run.iterations, ops_per_iteration, run.warmup_batches, {}, {}, {}};
   const double ops = static_cast<double>(run.iterations) * static_cast<double>(ops_per_iteration);
-  if (events.empty()) {
+  if (n == 0) {
     for (std::uint64_t ns : run.batch_ns) report.sample_ns_per_op.push_back(static_cast<double>(ns) / ops);
     return report;
   }
-  const std::size_t first = batch_counts.size() - run.batch_ns.size();
-  for (std::size_t b = first; b < batch_counts.size(); ++b) {
-    report.sample_ns_per_op.push_back(static_cast<double>(batch_counts[b][0]) / ops);
-    for (std::size_t e = 1; e < events.size(); ++e)
-      report.counter_samples_per_op[events[e].name].push_back(static_cast<double>(batch_counts[b][e]) / ops);
+  const std::size_t batches = batch_counts.size() / n, first = batches - run.batch_ns.size();
+  for (std::size_t b = first; b < batches; ++b) {
+    const std::uint64_t* counts = &batch_counts[b * n];
+    report.sample_ns_per_op.push_back(static_cast<double>(counts[0]) / ops);
+    for (std::size_t e = 1; e < n; ++e)
+      report.counter_samples_per_op[events[e].name].push_back(static_cast<double>(counts[e]) / ops);
     report.counter_samples_per_op["ns"].push_back(static_cast<double>(run.batch_ns[b - first]) / ops);
   }
   return report;

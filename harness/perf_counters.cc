@@ -44,21 +44,21 @@ std::string PerfGroup::open(const std::vector<PerfEventSpec>& events) {
     fds_.push_back(static_cast<int>(fd));
   }
   if (fds_.empty()) return "no events to count";
+  buffer_.assign(3 + fds_.size(), 0);
   if (ioctl(fds_.front(), PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP) != 0)
     return std::string("enabling the perf group failed: ") + std::strerror(errno);
   return "";
 }
 
-std::vector<std::uint64_t> PerfGroup::read() const {
+void PerfGroup::read(std::vector<std::uint64_t>& counts) const {
   // PERF_FORMAT_GROUP layout: nr, time_enabled, time_running, then one value per event.
-  std::vector<std::uint64_t> buffer(3 + fds_.size());
-  const ssize_t got = ::read(fds_.front(), buffer.data(), buffer.size() * sizeof(std::uint64_t));
-  if (got != static_cast<ssize_t>(buffer.size() * sizeof(std::uint64_t)) || buffer[0] != fds_.size())
+  const ssize_t got = ::read(fds_.front(), buffer_.data(), buffer_.size() * sizeof(std::uint64_t));
+  if (got != static_cast<ssize_t>(buffer_.size() * sizeof(std::uint64_t)) || buffer_[0] != fds_.size())
     throw std::runtime_error(std::string("reading the perf group failed: ") + std::strerror(errno));
-  if (buffer[2] != buffer[1])
+  if (buffer_[2] != buffer_[1])
     throw std::runtime_error("the kernel multiplexed the perf counters (another user of the PMU?): their counts "
                              "would be estimates, so none is reported");
-  return {buffer.begin() + 3, buffer.end()};
+  for (std::size_t e = 0; e < fds_.size(); ++e) counts[e] = buffer_[3 + e];
 }
 
 std::string perf_unavailable(Measure measure) {

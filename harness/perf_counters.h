@@ -32,14 +32,16 @@ class PerfGroup {
 
   // Opens and enables the group on the calling thread; "" on success, else why not.
   std::string open(const std::vector<PerfEventSpec>& events);
-  // The current count of every event, in open()'s order. Throws std::runtime_error when the
-  // kernel multiplexed the group (it was not counting all the time): such counts are
-  // estimates, and abench reports none.
-  std::vector<std::uint64_t> read() const;
+  // The current count of every event, in open()'s order, into `counts` (sized size()). It
+  // allocates nothing, so reading around a timed batch leaves the allocator under test
+  // alone. Throws std::runtime_error when the kernel multiplexed the group (it was not
+  // counting all the time): such counts are estimates, and abench reports none.
+  void read(std::vector<std::uint64_t>& counts) const;
   std::size_t size() const { return fds_.size(); }
 
  private:
   std::vector<int> fds_;
+  mutable std::vector<std::uint64_t> buffer_;  // the kernel's group record
 };
 
 // Whether this machine can count `measure`'s events here: "" yes, else the reason.
