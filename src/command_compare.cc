@@ -28,6 +28,8 @@ CLI::App* register_compare_command(CLI::App& app, CompareOptions& o) {
       ->check(CLI::Range(0.5, 0.999))->capture_default_str();
   cmd->add_option("--out", o.out, "Output directory (default: results/<time>-compare-<matrix>)");
   cmd->add_flag("--gate", o.gate, "Also gate the candidate against the baseline (exit 1 on a regression)");
+  cmd->add_flag("--no-confirm", o.no_confirm,
+                "With --gate: do not measure the variants of regressed cells a second time to confirm them");
   add_gate_rule_options(*cmd, o.gate_rules);
   return cmd;
 }
@@ -65,7 +67,7 @@ int compare_command(const CompareOptions& o, const std::vector<std::string>& com
   fmt::print("{} cells a side, {} failed; {} processes a side; wall time {}\n", t.cells / 2, t.failed,
              results.protocol.processes, format_duration(wall));
   fmt::print("results: {}/compare.md, compare.csv, compare.json, results.json, results.csv\n", dir.string());
-  if (o.gate) return report_gate(gate_compare(results, o.gate_rules), dir);
+  if (o.gate) return report_gate(gate_compare(results, matrix, dir, o.gate_rules, !o.no_confirm, command_line), dir);
   return t.failed ? kExitMeasurementFailed : kExitOk;
 }
 

@@ -65,11 +65,77 @@ int report_gate(GateVerdict verdict, const std::filesystem::path& dir) {
   return verdict.exit_code();
 }
 
-GateVerdict gate_compare(const RunResults& results, const GateOptions& o) {
-  const StoredResults stored = results_from_json(results_to_json(results), "compare");
-  GateVerdict verdict = evaluate_gate(pair_results(stored, stored), rules_of(o), noise_of(o), CompareSettings{});
-  add_environment_warnings(verdict, stored, stored);
+namespace {
+
+// A regression must reproduce. The pairs of variants holding a regressed cell are measured
+// again (another run of their rounds, same cell orders), the new rounds are pooled with the
+// first run's, and every cell of those variants is judged again on all of them: twice the
+// rounds, so a real change stands out more clearly (a 10% slowdown of one workload of the
+// quick matrix failed 22-32 of its 36 cells on 5 rounds, 30-33 on 10), while a cell that
+// one run's noise pushed over its threshold falls back. Cells of other variants keep their
+// first verdict.
+void confirm_regressions(GateVerdict& verdict, StoredResults& measured, Plan plan, const Matrix& matrix,
+                         const std::filesystem::path& dir, const GateRules& rules,
+                         const std::map<std::string, double>& noise, const std::vector<std::string>& command_line) {
+  std::set<std::string> suspects;
+  for (const GateCell& cell : verdict.cells)
+    if (cell.outcome == GateOutcome::regression) suspects.insert(cell.key);
+  std::set<std::string> labels;  // both sides of every pair with a suspect
+  for (const StoredCell& cell : measured.cells)
+    if (suspects.contains(cell.key)) labels.insert(cell.variant);
+  std::set<std::string> judged_again;
+  for (const StoredCell& cell : measured.cells)
+    if (labels.contains(cell.variant)) judged_again.insert(cell.key);
+  std::erase_if(plan.jobs, [&](const Job& job) {
+    return job.mode != WorkerMode::time || !labels.contains(plan.variants[job.variant].label());
+  });
+  const auto confirm_dir = dir / "confirm";
+  std::filesystem::create_directories(confirm_dir);
+  const RunResults again = execute_plan(std::move(plan), matrix, confirm_dir, command_line);
+  const StoredResults second = results_from_json(results_to_json(again), (confirm_dir / "results.json").string());
+  pool_rounds(measured, second);
+  std::vector<GatePair> pairs = pair_results(measured, measured);
+  std::erase_if(pairs, [&](const GatePair& p) { return !judged_again.contains(p.key); });
+  const GateVerdict pooled = evaluate_gate(pairs, rules, noise, CompareSettings{});
+  int confirmed = 0, cleared = 0, found = 0;
+  for (GateCell& cell : verdict.cells)
+    for (const GateCell& judged : pooled.cells)
+      if (judged.key == cell.key) {
+        const bool was = cell.outcome == GateOutcome::regression, is = judged.outcome == GateOutcome::regression;
+        confirmed += was && is;
+        cleared += was && !is;
+        found += !was && is;
+        cell = judged;
+      }
+  recount(verdict);
+  verdict.notes.push_back(fmt::format(
+      "{} cell{} regressed in the first run. The {} variant pair{} holding them {} measured a second time (results "
+      "in {}), and all {} of their cells judged again on both runs' rounds pooled: {} regression{} confirmed, {} "
+      "cleared, {} found that the first run alone had not shown. The table shows the pooled figures for those "
+      "cells.",
+      suspects.size(), suspects.size() == 1 ? "" : "s", labels.size() / 2, labels.size() == 2 ? "" : "s",
+      labels.size() == 2 ? "was" : "were", confirm_dir.string(), judged_again.size(), confirmed,
+      confirmed == 1 ? "" : "s", cleared, found));
+}
+
+// The gate over the two sides of one interleaved run (a compare, or a side-by-side gate),
+// paired by round, its regressions confirmed by a second run unless `confirm` is false.
+GateVerdict gate_interleaved(const RunResults& results, const Matrix& matrix, const std::filesystem::path& dir,
+                             const GateRules& rules, const std::map<std::string, double>& noise, bool confirm,
+                             const std::vector<std::string>& command_line) {
+  StoredResults measured = results_from_json(results_to_json(results), (dir / "results.json").string());
+  GateVerdict verdict = evaluate_gate(pair_results(measured, measured), rules, noise, CompareSettings{});
+  add_environment_warnings(verdict, measured, measured);
+  if (verdict.regressions > 0 && confirm)
+    confirm_regressions(verdict, measured, results.plan, matrix, dir, rules, noise, command_line);
   return verdict;
+}
+
+}  // namespace
+
+GateVerdict gate_compare(const RunResults& results, const Matrix& matrix, const std::filesystem::path& dir,
+                         const GateOptions& o, bool confirm, const std::vector<std::string>& command_line) {
+  return gate_interleaved(results, matrix, dir, rules_of(o), noise_of(o), confirm, command_line);
 }
 
 CLI::App* register_gate_command(CLI::App& app, GateCommandOptions& o) {
@@ -112,55 +178,6 @@ std::string drift_note(const StoredResults& stored, const StoredResults& measure
                      at(0.5), ratios.size(), at(0.1), at(0.9));
 }
 
-// A regression must reproduce. The pairs of variants holding a regressed cell are measured
-// again (another run of their rounds, same cell orders), the new rounds are pooled with the
-// first run's, and every cell of those variants is judged again on all of them: twice the
-// rounds, so a real change stands out more clearly (a 10% slowdown of one workload of the
-// quick matrix failed 22-32 of its 36 cells on 5 rounds, 30-33 on 10), while a cell that
-// one run's noise pushed over its threshold falls back. Cells of other variants keep their
-// first verdict.
-void confirm_regressions(GateVerdict& verdict, StoredResults& measured, Plan plan, const Matrix& matrix,
-                         const std::filesystem::path& dir, const GateRules& rules,
-                         const std::map<std::string, double>& noise, const std::vector<std::string>& command_line) {
-  std::set<std::string> suspects;
-  for (const GateCell& cell : verdict.cells)
-    if (cell.outcome == GateOutcome::regression) suspects.insert(cell.key);
-  std::set<std::string> labels;  // both sides of every pair with a suspect
-  for (const StoredCell& cell : measured.cells)
-    if (suspects.contains(cell.key)) labels.insert(cell.variant);
-  std::set<std::string> judged_again;
-  for (const StoredCell& cell : measured.cells)
-    if (labels.contains(cell.variant)) judged_again.insert(cell.key);
-  std::erase_if(plan.jobs, [&](const Job& job) { return !labels.contains(plan.variants[job.variant].label()); });
-  const auto confirm_dir = dir / "confirm";
-  std::filesystem::create_directories(confirm_dir);
-  const RunResults again = execute_plan(std::move(plan), matrix, confirm_dir, command_line);
-  const StoredResults second = results_from_json(results_to_json(again), (confirm_dir / "results.json").string());
-  pool_rounds(measured, second);
-  std::vector<GatePair> pairs = pair_results(measured, measured);
-  std::erase_if(pairs, [&](const GatePair& p) { return !judged_again.contains(p.key); });
-  const GateVerdict pooled = evaluate_gate(pairs, rules, noise, CompareSettings{});
-  int confirmed = 0, cleared = 0, found = 0;
-  for (GateCell& cell : verdict.cells)
-    for (const GateCell& judged : pooled.cells)
-      if (judged.key == cell.key) {
-        const bool was = cell.outcome == GateOutcome::regression, is = judged.outcome == GateOutcome::regression;
-        confirmed += was && is;
-        cleared += was && !is;
-        found += !was && is;
-        cell = judged;
-      }
-  recount(verdict);
-  verdict.notes.push_back(fmt::format(
-      "{} cell{} regressed in the first run. The {} variant pair{} holding them {} measured a second time (results "
-      "in {}), and all {} of their cells judged again on both runs' rounds pooled: {} regression{} confirmed, {} "
-      "cleared, {} found that the first run alone had not shown. The table shows the pooled figures for those "
-      "cells.",
-      suspects.size(), suspects.size() == 1 ? "" : "s", labels.size() / 2, labels.size() == 2 ? "" : "s",
-      labels.size() == 2 ? "was" : "were", confirm_dir.string(), judged_again.size(), confirmed,
-      confirmed == 1 ? "" : "s", cleared, found));
-}
-
 }  // namespace
 
 int gate_command(const GateCommandOptions& o, const std::vector<std::string>& command_line) {
@@ -196,12 +213,9 @@ int gate_command(const GateCommandOptions& o, const std::vector<std::string>& co
     Plan plan = side_by_side_plan(workers, matrix);
     const auto dir = prepare_output_dir(o.out, "gate-" + matrix.name);
     const RunResults results = execute_plan(std::move(plan), matrix, dir, command_line);
-    StoredResults measured = results_from_json(results_to_json(results), (dir / "results.json").string());
-    GateVerdict verdict = evaluate_gate(pair_results(measured, measured), rules, noise, CompareSettings{});
-    add_environment_warnings(verdict, measured, measured);
-    if (std::string note = drift_note(before, measured); !note.empty()) verdict.notes.push_back(note);
-    if (verdict.regressions > 0 && !o.no_confirm)
-      confirm_regressions(verdict, measured, results.plan, matrix, dir, rules, noise, command_line);
+    GateVerdict verdict = gate_interleaved(results, matrix, dir, rules, noise, !o.no_confirm, command_line);
+    const StoredResults measured = results_from_json(results_to_json(results), (dir / "results.json").string());
+    if (std::string note = drift_note(before, measured); !note.empty()) verdict.notes.insert(verdict.notes.begin(), note);
     return report_gate(std::move(verdict), dir);
   }
   Plan plan = make_plan(matrix, matrix.protocol.seed);

@@ -45,6 +45,7 @@ struct CompareOptions {
   MeasureOptions measure;
   std::string baseline, candidate;
   bool gate = false;
+  bool no_confirm = false;
   GateOptions gate_rules;
   double min_effect_percent = 1.0;
   double confidence = 0.95;

@@ -141,8 +141,15 @@ TEST(GateCompareEndToEnd, AReallySlowerPluginFailsAndTheSamePluginPasses) {
   const CliResult slow = gate(SLOW_SUBJECT, "slow");
   EXPECT_EQ(slow.exit_code, 1) << slow.out << slow.err;
   EXPECT_NE(slow.out.find("REGRESSION"), std::string::npos);
+  // The regression was measured a second time and confirmed on both runs' rounds.
+  EXPECT_TRUE(std::filesystem::exists(dir.path() / "slow" / "confirm" / "results.json"));
+  const auto verdict = nlohmann::json::parse(read_file(dir.path() / "slow" / "gate.json"));
+  ASSERT_EQ(verdict["notes"].size(), 1u);
+  EXPECT_NE(verdict["notes"][0].get<std::string>().find("2 regressions confirmed, 0 cleared"), std::string::npos)
+      << verdict["notes"][0];  // allocate 64 at two alignments
   const CliResult same = gate(MALLOC_SUBJECT, "same");
   EXPECT_EQ(same.exit_code, 0) << same.out << same.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "same" / "confirm"));
 }
 
 TEST(GateBaselineEndToEnd, SaveABaselineThenGateAFreshRunAgainstIt) {
