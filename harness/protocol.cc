@@ -93,7 +93,7 @@ void from_json(const nlohmann::json& j, WorkerRequest& r) {
   j.at("seed").get_to(r.seed);
   r.plugin = j.value("plugin", "");
   if (const std::string measure = j.value("measure", "time"); !measure_named(measure, r.measure))
-    throw std::invalid_argument("unknown measure '" + measure + "' (allowed: time, instructions, perf, perf-sw)");
+    throw std::invalid_argument("unknown measure '" + measure + "' (allowed: " + kMeasureNames + ")");
 }
 
 void to_json(nlohmann::json& j, const WorkerHello& h) {

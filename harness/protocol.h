@@ -49,6 +49,7 @@ enum class WorkerMode { time, count };
 // counters around every timed batch, hardware (perf) or software (perf-sw).
 enum class Measure { time, instructions, perf, perf_software };
 const char* name_of(Measure measure);  // "time", "instructions", "perf", "perf-sw"
+inline constexpr const char* kMeasureNames = "time, instructions, perf, perf-sw";  // for error messages
 bool measure_named(std::string_view name, Measure& measure);
 inline bool is_perf(Measure m) { return m == Measure::perf || m == Measure::perf_software; }
 

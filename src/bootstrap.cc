@@ -59,6 +59,13 @@ double resampled_median(const std::vector<double>& samples, std::mt19937_64& rng
   return median(scratch);
 }
 
+// The median over rounds of each round's ratio of process medians.
+double paired_ratio(const ProcessSamples& before, const ProcessSamples& after) {
+  std::vector<double> round_ratios;
+  for (std::size_t i = 0; i < before.size(); ++i) round_ratios.push_back(median(after[i]) / median(before[i]));
+  return median(round_ratios);
+}
+
 void set_percentiles(RatioInterval& result, std::vector<double>& ratios, double confidence) {
   std::sort(ratios.begin(), ratios.end());
   const double tail = (1 - confidence) / 2;
@@ -76,9 +83,8 @@ RatioInterval paired_bootstrap_ratio(const ProcessSamples& before, const Process
   const std::size_t rounds = before.size();
   RatioInterval result;
   result.paired = true;
+  result.ratio = paired_ratio(before, after);
   std::vector<double> round_ratios;
-  for (std::size_t i = 0; i < rounds; ++i) round_ratios.push_back(median(after[i]) / median(before[i]));
-  result.ratio = median(round_ratios);
   std::mt19937_64 rng(seed);
   std::vector<double> ratios, scratch;
   ratios.reserve(static_cast<std::size_t>(resamples));
@@ -112,9 +118,11 @@ RatioInterval bootstrap_ratio(const ProcessSamples& before, const ProcessSamples
   return result;
 }
 
-RatioInterval interval_of_change(const ProcessSamples& before, const std::vector<int>& before_rounds,
-                                 const ProcessSamples& after, const std::vector<int>& after_rounds,
-                                 double confidence, int resamples, std::uint64_t seed) {
+namespace {
+
+// The two sides in round order, when both ran exactly once in the same rounds (at least two).
+bool pair_by_round(const ProcessSamples& before, const std::vector<int>& before_rounds, const ProcessSamples& after,
+                   const std::vector<int>& after_rounds, ProcessSamples& paired_before, ProcessSamples& paired_after) {
   std::map<int, std::size_t> before_of_round, after_of_round;
   for (std::size_t i = 0; i < before_rounds.size(); ++i) before_of_round[before_rounds[i]] = i;
   for (std::size_t i = 0; i < after_rounds.size(); ++i) after_of_round[after_rounds[i]] = i;
@@ -123,13 +131,32 @@ RatioInterval interval_of_change(const ProcessSamples& before, const std::vector
                         before.size() == after.size() && before.size() >= 2 &&
                         std::equal(before_of_round.begin(), before_of_round.end(), after_of_round.begin(),
                                    [](const auto& b, const auto& a) { return b.first == a.first; });
-  if (!pairable) return bootstrap_ratio(before, after, confidence, resamples, seed);
-  ProcessSamples b, a;
+  if (!pairable) return false;
   for (const auto& [round, index] : before_of_round) {
-    b.push_back(before[index]);
-    a.push_back(after[after_of_round.at(round)]);
+    paired_before.push_back(before[index]);
+    paired_after.push_back(after[after_of_round.at(round)]);
   }
+  return true;
+}
+
+}  // namespace
+
+RatioInterval interval_of_change(const ProcessSamples& before, const std::vector<int>& before_rounds,
+                                 const ProcessSamples& after, const std::vector<int>& after_rounds,
+                                 double confidence, int resamples, std::uint64_t seed) {
+  ProcessSamples b, a;
+  if (!pair_by_round(before, before_rounds, after, after_rounds, b, a))
+    return bootstrap_ratio(before, after, confidence, resamples, seed);
   return paired_bootstrap_ratio(b, a, confidence, resamples, seed);
+}
+
+double ratio_of_change(const ProcessSamples& before, const std::vector<int>& before_rounds,
+                       const ProcessSamples& after, const std::vector<int>& after_rounds) {
+  check_sides(before, after);
+  ProcessSamples b, a;
+  if (!pair_by_round(before, before_rounds, after, after_rounds, b, a))
+    return median_of_medians(after) / median_of_medians(before);
+  return paired_ratio(b, a);
 }
 
 }  // namespace abench

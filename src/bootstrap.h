@@ -34,6 +34,10 @@ RatioInterval bootstrap_ratio(const ProcessSamples& before, const ProcessSamples
 RatioInterval paired_bootstrap_ratio(const ProcessSamples& before, const ProcessSamples& after,
                                      double confidence, int resamples, std::uint64_t seed);
 
+// interval_of_change's ratio alone, without resampling (calibrate's A/A changes).
+double ratio_of_change(const ProcessSamples& before, const std::vector<int>& before_rounds,
+                       const ProcessSamples& after, const std::vector<int>& after_rounds);
+
 // Two sides of one interleaved run, each process with its round: paired by round when
 // both sides ran exactly once in the same rounds (paired_bootstrap_ratio), else
 // bootstrap_ratio.

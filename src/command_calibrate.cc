@@ -55,9 +55,10 @@ void require_unchanged_build(const std::filesystem::path& workers, const Matrix&
 
 // The noise that matters is how far an unchanged build moves in the comparison the gate
 // will make. Where the stored baseline has its workers, the gate measures them again beside
-// the candidate, so calibrate runs that comparison with the build they were stored from
-// as the candidate (A/A: the same code, at another path, as the gate will see it), `runs` times, and keeps per cell the largest change between the two sides. Else
-// the gate compares with figures stored earlier, so calibrate makes `runs` runs one after
+// the candidate, so calibrate runs that comparison `runs` times with the build they were
+// stored from as the candidate (A/A: the same code at another path, as the gate will see
+// it) and keeps per cell the largest change between the two sides. Else the gate compares
+// with figures stored earlier, so calibrate makes `runs` runs one after
 // another with the same seed and keeps the largest change of the median between any two
 // runs, the stored figures counted as a run.
 int calibrate_command(const CalibrateOptions& o, const std::vector<std::string>& command_line) {
@@ -79,8 +80,10 @@ int calibrate_command(const CalibrateOptions& o, const std::vector<std::string>&
   const bool side_by_side = o.variant.empty() && !workers.empty() && matrix.protocol.measure != Measure::instructions;
   std::vector<Variant> variants;
   if (!o.variant.empty()) variants = expand_variant_spec(parse_variant_spec(o.variant, "--variant", built), matrix);
-  if (side_by_side) use_side_by_side_protocol(matrix, o.measure);
-  if (side_by_side) require_unchanged_build(workers, matrix);
+  if (side_by_side) {
+    use_side_by_side_protocol(matrix, o.measure);
+    require_unchanged_build(workers, matrix);
+  }
   const Plan plan = side_by_side       ? side_by_side_plan(workers, matrix)
                     : o.variant.empty() ? make_plan(matrix, matrix.protocol.seed)
                                         : make_variant_plan(matrix, variants, matrix.protocol.seed);
@@ -107,9 +110,9 @@ int calibrate_command(const CalibrateOptions& o, const std::vector<std::string>&
     if (side_by_side) {
       for (const GatePair& pair : pair_results(measured, measured))
         if (pair.problem.empty() && !pair.before.empty() && !pair.after.empty()) {
-          // The gate's own estimate (paired by round); one resample, as only the ratio is used.
-          const double change = std::fabs(
-              interval_of_change(pair.before, pair.before_rounds, pair.after, pair.after_rounds, 0.95, 1, 0).ratio - 1);
+          // The gate's own estimate: paired by round.
+          const double change =
+              std::fabs(ratio_of_change(pair.before, pair.before_rounds, pair.after, pair.after_rounds) - 1);
           largest_change[pair.key] = std::max(largest_change[pair.key], change);
         }
     } else {

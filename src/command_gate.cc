@@ -1,10 +1,8 @@
 // abench gate: pass or fail a candidate against a baseline (docs/ci.md).
 #include <algorithm>
-#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <set>
-#include <iterator>
 
 #include <fmt/format.h>
 

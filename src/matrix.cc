@@ -83,7 +83,7 @@ void parse_protocol(const nlohmann::json& j, const std::string& file, RunProtoco
   if (j.contains("measure")) {
     const auto measure = string_value(j["measure"], field("measure"));
     if (!measure_named(measure, p.measure))
-      fail(field("measure"), fmt::format("'{}' is not a measure (allowed: time, instructions, perf, perf-sw)", measure));
+      fail(field("measure"), fmt::format("'{}' is not a measure (allowed: {})", measure, kMeasureNames));
   }
   if (j.contains("min_batch_ms")) {
     if (!j["min_batch_ms"].is_number() || j["min_batch_ms"].get<double>() <= 0)

@@ -2,7 +2,6 @@
 
 #include <unistd.h>
 
-#include <cerrno>
 #include <cstring>
 #include <ctime>
 #include <filesystem>
@@ -57,8 +56,7 @@ void apply_overrides(Matrix& m, const MeasureOptions& o, const std::vector<std::
                 [](const auto& v, const auto& w) { return parse_live(number_text(v, w), w); });
   RunProtocol& p = m.protocol;
   if (o.measure && !measure_named(*o.measure, p.measure))
-    throw UsageError("option --measure: unknown measure '" + *o.measure +
-                     "' (allowed: time, instructions, perf, perf-sw)");
+    throw UsageError(fmt::format("option --measure: unknown measure '{}' (allowed: {})", *o.measure, kMeasureNames));
   // Perf counters that cannot be opened here are an error before anything runs, never a
   // run of made-up or empty figures.
   if (is_perf(p.measure))
@@ -143,8 +141,7 @@ Matrix matrix_of_results(const nlohmann::json& results, const MeasureOptions& o,
     for (const auto& x : axes.at("live")) m.lives.push_back(parse_live(x, where));
     RunProtocol& r = m.protocol;
     if (!measure_named(p.value("measure", "time"), r.measure))
-      throw UsageError("the baseline's results.json: field 'protocol.measure' is not one of time, instructions, perf, "
-                       "perf-sw");
+      throw UsageError(fmt::format("the baseline's results.json: field 'protocol.measure' is not one of {}", kMeasureNames));
     r.min_batch_ms = p.at("min_batch_ms").get<double>();
     r.samples = p.at("samples").get<int>();
     r.processes = p.at("processes").get<int>();

@@ -37,8 +37,8 @@ StoredResults results_from_json(const nlohmann::json& j, const std::string& path
     r.started_at = j.value("started_at", "");
     Measure measure = Measure::time;
     if (const std::string name = j.at("protocol").value("measure", "time"); !measure_named(name, measure))
-      throw UsageError(fmt::format("{}: field 'protocol.measure' is '{}' (allowed: time, instructions, perf, perf-sw)",
-                                   path, name));
+      throw UsageError(fmt::format("{}: field 'protocol.measure' is '{}' (allowed: {})", path, name,
+                                   kMeasureNames));
     const MetricNames& names = metric_names(measure);
     const std::string metric = names.per_op;
     for (const auto& c : j.at("cells")) {

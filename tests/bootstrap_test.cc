@@ -117,6 +117,9 @@ TEST(PairedBootstrap, IntervalOfChangePairsByRoundOrFallsBack) {
   EXPECT_FALSE(interval_of_change(before, {1, 2, 3, 4}, after, {1, 2, 3, 5}, 0.95, 100, 5).paired);
   EXPECT_FALSE(interval_of_change(before, {}, after, {}, 0.95, 100, 5).paired);
   EXPECT_THROW(paired_bootstrap_ratio(before, {after[0]}, 0.95, 10, 1), std::invalid_argument);
+  // The point estimate alone is the interval's ratio, paired or not.
+  EXPECT_EQ(ratio_of_change(before, {1, 2, 3, 4}, after_shuffled, {3, 1, 4, 2}), direct.ratio);
+  EXPECT_EQ(ratio_of_change(before, {}, after, {}), median_of_medians(after) / median_of_medians(before));
 }
 
 TEST(Bootstrap, RejectsEmptySides) {
