@@ -16,6 +16,7 @@
 #include "src/result_file.h"
 #include "src/results_writers.h"
 #include "src/stored_baseline.h"
+#include "src/verdict/change_rule.h"
 #include "src/worker_registry.h"
 
 namespace abench {
@@ -110,9 +111,9 @@ int calibrate_command(const CalibrateOptions& o, const std::vector<std::string>&
     if (side_by_side) {
       for (const GatePair& pair : pair_results(measured, measured))
         if (pair.problem.empty() && !pair.before.empty() && !pair.after.empty()) {
-          // The gate's own estimate: paired by round.
-          const double change =
-              std::fabs(ratio_of_change(pair.before, pair.before_rounds, pair.after, pair.after_rounds) - 1);
+          // The gate's own estimate, from the gate's own rule: paired by round.
+          const CellSides sides{pair.before, pair.after, pair.before_rounds, pair.after_rounds, pair.instructions};
+          const double change = std::fabs(judge_change(sides, CompareSettings{}.confidence, 0).change);
           largest_change[pair.key] = std::max(largest_change[pair.key], change);
         }
     } else {

@@ -1,5 +1,6 @@
 #include "src/compare.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -26,6 +27,7 @@ std::string_view name_of(Verdict v) {
     case Verdict::slower: return "slower";
     case Verdict::faster: return "faster";
     case Verdict::unchanged: return "~";
+    case Verdict::undecided: return "undecided";
     case Verdict::failed: return "failed";
   }
   return "?";
@@ -34,6 +36,7 @@ std::string_view name_of(Verdict v) {
 Comparison compare_results(const RunResults& results, const CompareSettings& settings) {
   Comparison c;
   c.settings = settings;
+  c.measure = results.protocol.measure;
   c.processes = results.protocol.processes;
   const Plan& plan = results.plan;
   for (std::size_t v = 0; v + 1 < plan.variants.size(); v += 2) {
@@ -66,18 +69,30 @@ Comparison compare_results(const RunResults& results, const CompareSettings& set
       row.problem = b.status != CellStatus::ok ? "baseline: " + b.error : "candidate: " + a.error;
       if (row.problem.size() < 12) row.problem += "not measured";
     } else {
-      const std::uint64_t seed = settings.seed + static_cast<std::uint64_t>(row.before_cell);
       // The two sides of a compare ran round by round, back to back: paired by round.
-      row.interval = interval_of_change(samples_of(before), rounds_of(before), samples_of(after), rounds_of(after),
-                                        settings.confidence, settings.resamples, seed);
-      const double change = row.interval->ratio - 1;
-      const bool excludes_zero = row.interval->low > 1 || row.interval->high < 1;
-      if (excludes_zero && std::fabs(change) >= settings.min_effect)
-        row.verdict = change > 0 ? Verdict::slower : Verdict::faster;
-      else
-        row.verdict = Verdict::unchanged;
+      CellSides sides;
+      sides.before = samples_of(before);
+      sides.after = samples_of(after);
+      sides.before_rounds = rounds_of(before);
+      sides.after_rounds = rounds_of(after);
+      sides.exact_metric = c.measure == Measure::instructions;
+      row.judgement = judge_change(sides, settings.confidence, settings.min_effect);
+      switch (row.judgement->call) {
+        case Call::slower: row.verdict = Verdict::slower; break;
+        case Call::faster: row.verdict = Verdict::faster; break;
+        case Call::unchanged: row.verdict = Verdict::unchanged; break;
+        case Call::undecided: row.verdict = Verdict::undecided; break;
+      }
+      if (row.verdict == Verdict::undecided) {
+        row.problem = row.judgement->reason;
+        ++c.undecided;
+      } else {
+        ++c.judged;
+        c.expected_false_calls += row.judgement->false_call_rate();
+      }
+      // The geometric mean is an estimate, not a verdict: undecided cells count too.
       if (row.spec.workload != Workload::noop)
-        log_ratios[c.pair_backends[row.pair]].push_back(std::log(row.interval->ratio));
+        log_ratios[c.pair_backends[row.pair]].push_back(std::log1p(row.judgement->change));
     }
     c.rows.push_back(std::move(row));
   }
@@ -95,13 +110,13 @@ Comparison compare_results(const RunResults& results, const CompareSettings& set
     c.geomean_change = std::exp(sum / static_cast<double>(all.size())) - 1;
   }
 
-  if (c.processes < kMinProcessesForConfidence)
-    c.warnings.push_back(fmt::format(
-        "{} process{} a side is too few for a {:.0f}% interval to mean much: the interval rests on "
-        "{} process median{} a side, and an exact rank test over process medians cannot reach "
-        "p < 0.05 with 3 a side (its smallest p is 0.10). Use --processes {} or more.",
-        c.processes, c.processes == 1 ? "" : "es", settings.confidence * 100, c.processes,
-        c.processes == 1 ? "" : "s", kMinProcessesForConfidence));
+  if (c.undecided > 0) {
+    const auto first = std::find_if(c.rows.begin(), c.rows.end(),
+                                    [](const CompareRow& r) { return r.verdict == Verdict::undecided; });
+    c.warnings.push_back(fmt::format("{} cell{} undecided: {}. abench does not guess a verdict the rounds "
+                                     "cannot support.",
+                                     c.undecided, c.undecided == 1 ? "" : "s", first->problem));
+  }
   for (const auto& row : c.rows)
     if (row.verdict == Verdict::failed) {
       c.warnings.push_back(fmt::format("{} cell{} without a verdict: see the rows marked failed",

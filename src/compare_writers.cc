@@ -1,4 +1,6 @@
 // compare.md (ready to paste into a pull request), compare.csv and compare.json.
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "src/compare.h"
@@ -37,18 +39,41 @@ std::string usable(const CellCounts& c) { return span(c.usable_bytes_min, c.usab
 std::string requests(const CellCounts& c) { return per_buffer(c.requests, c.operations); }
 
 std::string change_text(const CompareRow& row) {
-  if (!row.interval) return "-";
-  return percent(row.interval->ratio - 1);
+  if (!row.judgement) return "-";
+  return percent(row.judgement->change);
 }
 
 std::string interval_text(const CompareRow& row) {
-  if (!row.interval) return "-";
-  return fmt::format("[{}, {}]", percent(row.interval->low - 1), percent(row.interval->high - 1));
+  if (!row.judgement) return "-";
+  return fmt::format("[{}, {}]", percent(row.judgement->low), percent(row.judgement->high));
 }
 
 std::string verdict_text(const CompareRow& row) {
   if (row.verdict == Verdict::failed) return "failed: " + row.problem.substr(0, 80);
+  if (row.verdict == Verdict::undecided) return "undecided: " + row.problem;
   return std::string(name_of(row.verdict));
+}
+
+int calls(const Comparison& c) {
+  return static_cast<int>(std::count_if(c.rows.begin(), c.rows.end(), [](const CompareRow& r) {
+    return r.verdict == Verdict::slower || r.verdict == Verdict::faster;
+  }));
+}
+
+// The judged rows' smallest coverage: every interval covers at least this.
+double least_coverage(const Comparison& c) {
+  double least = 1;
+  for (const CompareRow& row : c.rows)
+    if (row.judgement && row.verdict != Verdict::undecided) least = std::min(least, row.judgement->coverage);
+  return least;
+}
+
+std::string method_text(const Comparison& c) {
+  if (c.measure == Measure::instructions)
+    return "exact counts: the interval is the range of the rounds' changes, and a change is called when that "
+           "range excludes 0";
+  return fmt::format("exact {:.0f}% Wilcoxon signed-rank interval over the rounds' paired log ratios "
+                     "(Hodges-Lehmann change)", c.settings.confidence * 100);
 }
 
 }  // namespace
@@ -57,13 +82,14 @@ std::string comparison_markdown(const Comparison& c) {
   std::string out;
   for (std::size_t p = 0; p < c.baseline_labels.size(); ++p)
     out += fmt::format("**{}** (before) vs **{}** (after)\n", c.baseline_labels[p], c.candidate_labels[p]);
+  const std::string unit = metric_names(c.measure).column;
   out += fmt::format(
-      "\nMedian of {} process medians a side; change = after/before − 1 (positive: slower); "
-      "{:.0f}% interval from a hierarchical bootstrap over processes and samples; `~`: not "
-      "significant (interval includes 0 or |change| < {:.1f}%). Counts per buffer.\n\n",
-      c.processes, c.settings.confidence * 100, c.settings.min_effect * 100);
-  out += "| backend | workload | size | align | live | before ns | after ns | change | interval | "
-         "before range | after range | requested bytes | usable bytes | requests | verdict |\n";
+      "\n{} processes a side, one pair a round; before/after: median of the process medians, {}; change = "
+      "after/before − 1 (positive: slower); interval: {}; `~`: interval includes 0 or |change| < {:.1f}%; "
+      "undecided: too few rounds for the confidence. Counts per buffer.\n\n",
+      c.processes, unit, method_text(c), c.settings.min_effect * 100);
+  out += fmt::format("| backend | workload | size | align | live | before {0} | after {0} | change | interval | "
+                     "before range | after range | requested bytes | usable bytes | requests | verdict |\n", unit);
   out += "|---|---|--:|--:|--:|--:|--:|--:|---|---|---|---|---|---|---|\n";
   for (const CompareRow& row : c.rows)
     out += fmt::format("| {} | {} | {} | {}:{} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
@@ -77,26 +103,35 @@ std::string comparison_markdown(const Comparison& c) {
   for (const auto& [backend, change] : c.geomean_change_by_backend)
     out += fmt::format("Geometric-mean change, {}: {}\n", backend, percent(change));
   if (c.geomean_change) out += fmt::format("Geometric-mean change, overall: {}\n", percent(*c.geomean_change));
+  if (c.judged > 0)
+    out += fmt::format("\nFaster or slower: {} of {} judged cells. With nothing changed, chance alone would call "
+                       "about {:.1f} of them (at most; each interval covers at least {:.1f}%, and changes under "
+                       "{:.1f}% are never called).\n",
+                       calls(c), c.judged, c.expected_false_calls, least_coverage(c) * 100,
+                       c.settings.min_effect * 100);
   for (const auto& w : c.warnings) out += "\n> **Note:** " + w + "\n";
   return out;
 }
 
 std::string comparison_csv(const Comparison& c) {
-  std::string out =
-      "baseline,candidate,workload,size,requested_align,preferred_align,live,before_ns,after_ns,"
-      "change,interval_low,interval_high,before_min_ns,before_max_ns,after_min_ns,after_max_ns,"
+  const MetricNames& m = metric_names(c.measure);
+  std::string out = fmt::format(
+      "baseline,candidate,workload,size,requested_align,preferred_align,live,before_{0},after_{0},"
+      "change,interval_low,interval_high,coverage,before_{1},before_{2},after_{1},after_{2},"
       "requested_bytes_before,requested_bytes_after,usable_bytes_before,usable_bytes_after,"
-      "requests_before,requests_after,verdict\n";
+      "requests_before,requests_after,verdict\n",
+      m.per_op, m.process_min, m.process_max);
   auto opt = [](const std::optional<double>& v) { return v ? fmt::format("{:.3f}", *v) : std::string(); };
   auto counts = [](const std::optional<CellCounts>& k, auto f) { return k ? f(*k) : std::string(); };
   for (const CompareRow& row : c.rows)
-    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
                        c.baseline_labels[row.pair], c.candidate_labels[row.pair], name_of(row.spec.workload),
                        row.spec.size, row.spec.alignment.requested, row.spec.alignment.preferred,
                        row.spec.live, opt(row.before_ns), opt(row.after_ns),
-                       row.interval ? fmt::format("{:.5f}", row.interval->ratio - 1) : "",
-                       row.interval ? fmt::format("{:.5f}", row.interval->low - 1) : "",
-                       row.interval ? fmt::format("{:.5f}", row.interval->high - 1) : "",
+                       row.judgement ? fmt::format("{:.5f}", row.judgement->change) : "",
+                       row.judgement ? fmt::format("{:.5f}", row.judgement->low) : "",
+                       row.judgement ? fmt::format("{:.5f}", row.judgement->high) : "",
+                       row.judgement ? fmt::format("{:.4f}", row.judgement->coverage) : "",
                        opt(row.before_min), opt(row.before_max), opt(row.after_min), opt(row.after_max),
                        counts(row.before_counts, requested), counts(row.after_counts, requested),
                        counts(row.before_counts, usable), counts(row.after_counts, usable),
@@ -105,18 +140,22 @@ std::string comparison_csv(const Comparison& c) {
   return out;
 }
 
-void put_change(nlohmann::json& j, const std::optional<RatioInterval>& interval, const std::string& problem) {
-  if (interval) {
-    j["change"] = interval->ratio - 1;
-    j["interval"] = {interval->low - 1, interval->high - 1};
+void put_change(nlohmann::json& j, const std::optional<Judgement>& judgement, const std::string& problem) {
+  if (judgement) {
+    j["change"] = judgement->change;
+    j["interval"] = {judgement->low, judgement->high};
+    j["coverage"] = judgement->coverage;
+    j["paired"] = judgement->paired;
+    j["replicates"] = judgement->replicates;
   } else {
     j["change"] = nullptr;
     j["interval"] = nullptr;
-    j["problem"] = problem;
   }
+  if (!problem.empty()) j["problem"] = problem;
 }
 
 nlohmann::json comparison_json(const Comparison& c) {
+  const MetricNames& m = metric_names(c.measure);
   nlohmann::json rows = nlohmann::json::array();
   auto opt = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); };
   for (const CompareRow& row : c.rows) {
@@ -130,12 +169,12 @@ nlohmann::json comparison_json(const Comparison& c) {
                      {"live", row.spec.live},
                      {"before_cell", row.before_cell},
                      {"after_cell", row.after_cell},
-                     {"before_ns", opt(row.before_ns)},
-                     {"after_ns", opt(row.after_ns)},
-                     {"before_range_ns", {opt(row.before_min), opt(row.before_max)}},
-                     {"after_range_ns", {opt(row.after_min), opt(row.after_max)}},
+                     {std::string("before_") + m.per_op, opt(row.before_ns)},
+                     {std::string("after_") + m.per_op, opt(row.after_ns)},
+                     {std::string("before_range_") + m.per_op, {opt(row.before_min), opt(row.before_max)}},
+                     {std::string("after_range_") + m.per_op, {opt(row.after_min), opt(row.after_max)}},
                      {"verdict", name_of(row.verdict)}};
-    put_change(j, row.interval, row.problem);
+    put_change(j, row.judgement, row.problem);
     j["counts_before"] = row.before_counts ? nlohmann::json(*row.before_counts) : nlohmann::json(nullptr);
     j["counts_after"] = row.after_counts ? nlohmann::json(*row.after_counts) : nlohmann::json(nullptr);
     rows.push_back(std::move(j));
@@ -144,15 +183,17 @@ nlohmann::json comparison_json(const Comparison& c) {
   for (const auto& [backend, change] : c.geomean_change_by_backend) geomeans[backend] = change;
   return {{"schema", "abench.compare"},
           {"schema_version", 1},
-          {"method", {{"statistic", "per side: median of per-process medians; change: median over rounds of each round's ratio"},
-                      {"interval", "hierarchical bootstrap of the ratio, paired by round: the median over rounds of each "
-                                   "round's ratio of process medians; resamples rounds, then samples within each "
-                                   "process (docs/statistics.md)"},
+          {"metric", m.per_op},
+          {"method", {{"statistic", "per process: its median sample; per round: log(after/before) of its two "
+                                    "processes; change: Hodges-Lehmann estimate over the rounds"},
+                      {"interval", method_text(c) + " (docs/statistics.md)"},
                       {"confidence", c.settings.confidence},
-                      {"resamples", c.settings.resamples},
-                      {"seed", c.settings.seed},
                       {"min_effect", c.settings.min_effect}}},
           {"processes_per_side", c.processes},
+          {"judged", c.judged},
+          {"undecided", c.undecided},
+          {"calls", calls(c)},
+          {"expected_false_calls", c.expected_false_calls},
           {"baselines", c.baseline_labels},
           {"candidates", c.candidate_labels},
           {"rows", rows},

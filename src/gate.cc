@@ -73,13 +73,15 @@ std::string_view name_of(GateOutcome outcome) {
     case GateOutcome::pass: return "pass";
     case GateOutcome::regression: return "REGRESSION";
     case GateOutcome::improvement: return "improvement";
+    case GateOutcome::undecided: return "UNDECIDED";
     case GateOutcome::failed: return "FAILED";
   }
   return "?";
 }
 
 int GateVerdict::exit_code() const {
-  if (failed > 0) return kExitMeasurementFailed;
+  // A gate passes only what it judged: nothing judged is no pass.
+  if (failed > 0 || undecided > 0 || cells.empty()) return kExitMeasurementFailed;
   if (regressions > 0) return kExitRegression;
   return kExitOk;
 }
@@ -87,7 +89,6 @@ int GateVerdict::exit_code() const {
 GateVerdict evaluate_gate(const std::vector<GatePair>& pairs, const GateRules& rules,
                           const std::map<std::string, double>& noise_floors, const CompareSettings& settings) {
   GateVerdict verdict;
-  std::uint64_t seed = settings.seed;
   for (const GatePair& pair : pairs) {
     GateCell cell;
     cell.key = pair.key;
@@ -101,57 +102,60 @@ GateVerdict evaluate_gate(const std::vector<GatePair>& pairs, const GateRules& r
       }
     if (auto n = noise_floors.find(pair.key); n != noise_floors.end()) cell.noise_floor = n->second;
     cell.applied = std::max(cell.threshold, rules.noise_multiplier * cell.noise_floor);
-    ++seed;
     if (!pair.problem.empty() || pair.before.empty() || pair.after.empty()) {
       cell.problem = pair.problem.empty() ? "no samples" : pair.problem;
-      ++verdict.failed;
     } else {
-      cell.interval = interval_of_change(pair.before, pair.before_rounds, pair.after, pair.after_rounds,
-                                         settings.confidence, settings.resamples, seed);
-      const double change = cell.interval->ratio - 1;
-      if (cell.interval->low > 1 && change > cell.applied) {
-        cell.outcome = GateOutcome::regression;
-        ++verdict.regressions;
-      } else if (cell.interval->high < 1 && -change > cell.applied) {
-        cell.outcome = GateOutcome::improvement;
-        ++verdict.improvements;
-      } else {
-        cell.outcome = GateOutcome::pass;
-        ++verdict.unchanged;
+      const CellSides sides{pair.before, pair.after, pair.before_rounds, pair.after_rounds, pair.instructions};
+      cell.judgement = judge_change(sides, settings.confidence, cell.applied);
+      switch (cell.judgement->call) {
+        case Call::slower: cell.outcome = GateOutcome::regression; break;
+        case Call::faster: cell.outcome = GateOutcome::improvement; break;
+        case Call::unchanged: cell.outcome = GateOutcome::pass; break;
+        case Call::undecided:
+          cell.outcome = GateOutcome::undecided;
+          cell.problem = cell.judgement->reason;
+          break;
       }
     }
     verdict.cells.push_back(std::move(cell));
   }
+  recount(verdict);
   return verdict;
 }
 
 void recount(GateVerdict& v) {
-  v.regressions = v.improvements = v.unchanged = v.failed = 0;
+  v.regressions = v.improvements = v.unchanged = v.undecided = v.failed = 0;
   for (const GateCell& c : v.cells) {
     switch (c.outcome) {
       case GateOutcome::regression: ++v.regressions; break;
       case GateOutcome::improvement: ++v.improvements; break;
       case GateOutcome::pass: ++v.unchanged; break;
+      case GateOutcome::undecided: ++v.undecided; break;
       case GateOutcome::failed: ++v.failed; break;
     }
   }
 }
 
 std::string gate_summary_lines(const GateVerdict& v) {
-  return fmt::format("regressions: {}\nimprovements: {}\nunchanged: {}\nfailed: {}\n", v.regressions,
-                     v.improvements, v.unchanged, v.failed);
+  return fmt::format("regressions: {}\nimprovements: {}\nunchanged: {}\nundecided: {}\nfailed: {}\n",
+                     v.regressions, v.improvements, v.unchanged, v.undecided, v.failed);
 }
 
 std::string gate_markdown(const GateVerdict& v) {
-  std::string out = fmt::format("### abench gate: {}\n\n",
-                                v.exit_code() == 0 ? "pass" : v.exit_code() == 1 ? "REGRESSION" : "measurement failed");
+  const char* title = v.exit_code() == 0 ? "pass"
+                      : v.exit_code() == 1 ? "REGRESSION"
+                      : v.failed > 0       ? "measurement failed"
+                                           : "not judged (no pass without a verdict)";
+  std::string out = fmt::format("### abench gate: {}\n\n", title);
+  if (v.cells.empty()) out += "No cell to judge: a gate over nothing does not pass.\n\n";
   out += "| cell | change | interval | threshold | noise floor | applied | result |\n|---|--:|---|--:|--:|--:|---|\n";
   for (const GateCell& c : v.cells) {
-    const std::string change = c.interval ? fmt::format("{:+.2f}%", (c.interval->ratio - 1) * 100) : "-";
+    const std::string change = c.judgement ? fmt::format("{:+.2f}%", c.judgement->change * 100) : "-";
     const std::string interval =
-        c.interval ? fmt::format("[{:+.2f}%, {:+.2f}%]", (c.interval->low - 1) * 100, (c.interval->high - 1) * 100) : "-";
-    const std::string result = c.outcome == GateOutcome::failed ? "FAILED: " + c.problem.substr(0, 80)
-                                                                : std::string(name_of(c.outcome));
+        c.judgement ? fmt::format("[{:+.2f}%, {:+.2f}%]", c.judgement->low * 100, c.judgement->high * 100) : "-";
+    const std::string result = c.outcome == GateOutcome::failed      ? "FAILED: " + c.problem.substr(0, 80)
+                               : c.outcome == GateOutcome::undecided ? "UNDECIDED: " + c.problem
+                                                                     : std::string(name_of(c.outcome));
     out += fmt::format("| {} | {} | {} | {:.2f}% | {:.2f}% | {:.2f}%{} | {} |\n", c.key, change, interval,
                        c.threshold * 100, c.noise_floor * 100, c.applied * 100,
                        c.applied > c.threshold ? " (noise)" : "", result);
@@ -167,14 +171,15 @@ nlohmann::json gate_json(const GateVerdict& v) {
   for (const GateCell& c : v.cells) {
     nlohmann::json j{{"cell", c.key},           {"threshold", c.threshold}, {"noise_floor", c.noise_floor},
                      {"applied_threshold", c.applied}, {"result", name_of(c.outcome)},
-                     {"pass", c.outcome != GateOutcome::regression && c.outcome != GateOutcome::failed}};
-    put_change(j, c.interval, c.problem);
+                     {"pass", c.outcome == GateOutcome::pass || c.outcome == GateOutcome::improvement}};
+    put_change(j, c.judgement, c.problem);
     cells.push_back(std::move(j));
   }
   return {{"schema", "abench.gate"},        {"schema_version", 1},
           {"exit_code", v.exit_code()},     {"regressions", v.regressions},
           {"improvements", v.improvements}, {"unchanged", v.unchanged},
-          {"failed", v.failed},             {"warnings", v.warnings},
+          {"undecided", v.undecided},       {"failed", v.failed},
+          {"warnings", v.warnings},
           {"notes", v.notes},
           {"cells", cells}};
 }

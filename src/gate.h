@@ -1,6 +1,7 @@
-// The CI regression gate (docs/ci.md): each cell's change with its interval (the compare
-// statistics), against a threshold that is never below the cell's calibrated noise floor.
-// A cell fails only when its change is significant and beyond that threshold.
+// The CI regression gate (docs/ci.md): each cell judged by the one rule
+// (src/verdict/change_rule.h) with the cell's applied threshold as the smallest change it
+// calls: a cell fails only when its change is significant and beyond that threshold, which
+// is never below the cell's calibrated noise floor.
 #pragma once
 
 #include <map>
@@ -10,8 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "src/bootstrap.h"
 #include "src/compare.h"
+#include "src/verdict/change_rule.h"
 
 namespace abench {
 
@@ -36,18 +37,20 @@ bool glob_match(std::string_view pattern, std::string_view text);
 struct GatePair {
   std::string key;  // backend/policy/workload/size/R:P/live
   std::string workload;
-  bool instructions = false;  // deterministic metric: no interval, exact comparison
+  bool instructions = false;  // an exact count: its own threshold, no sampling error
   ProcessSamples before, after;
   std::vector<int> before_rounds, after_rounds;  // set when both sides are of one run
   std::string problem;  // why this pair cannot be judged (a failed cell)
 };
 
-enum class GateOutcome { pass, regression, improvement, failed };
+// undecided: measured, but too few rounds or processes for the confidence; like failed, it
+// never passes.
+enum class GateOutcome { pass, regression, improvement, undecided, failed };
 std::string_view name_of(GateOutcome outcome);
 
 struct GateCell {
   std::string key;
-  std::optional<RatioInterval> interval;
+  std::optional<Judgement> judgement;
   double threshold = 0;      // from the rules
   double noise_floor = 0;    // calibrated; 0 when none
   double applied = 0;        // max(threshold, k x noise floor)
@@ -57,10 +60,10 @@ struct GateCell {
 
 struct GateVerdict {
   std::vector<GateCell> cells;
-  int regressions = 0, improvements = 0, unchanged = 0, failed = 0;
+  int regressions = 0, improvements = 0, unchanged = 0, undecided = 0, failed = 0;
   std::vector<std::string> warnings;
   std::vector<std::string> notes;  // how the baseline was measured, and what that showed
-  int exit_code() const;  // 3 failed cells, 1 regressions, else 0
+  int exit_code() const;  // 3 failed or undecided cells, 1 regressions, 3 no cell at all, else 0
 };
 
 GateVerdict evaluate_gate(const std::vector<GatePair>& pairs, const GateRules& rules,

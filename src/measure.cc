@@ -17,6 +17,7 @@
 #include "src/process_launcher.h"
 #include "src/progress.h"
 #include "src/results_writers.h"
+#include "src/verdict/change_rule.h"
 #include "src/worker_registry.h"
 
 namespace abench {
@@ -173,6 +174,11 @@ Matrix load_measure_matrix(const MeasureOptions& o, const std::vector<std::strin
   return matrix;
 }
 
+void use_rounds_for_a_verdict(RunProtocol& protocol, const MeasureOptions& options, double confidence) {
+  if (options.processes || protocol.measure == Measure::instructions) return;
+  protocol.processes = std::max(protocol.processes, rounds_needed(confidence));
+}
+
 std::filesystem::path prepare_output_dir(const std::string& out, const std::string& name) {
   const std::filesystem::path dir =
       out.empty() ? std::filesystem::path(source_directory()) / "results" /
@@ -197,6 +203,8 @@ RunResults execute_plan(Plan plan, const Matrix& matrix, const std::filesystem::
   results.conditions = collect_conditions();
   results.command_line = command_line;
   results.started_at = utc_timestamp("%Y-%m-%dT%H:%M:%SZ");
+  // Two runs can start within one second; the id tells them apart.
+  results.run_id = fmt::format("{:016x}", std::random_device{}() * 0x100000000ull + std::random_device{}());
 
   // The CPU the workers will pin to, for the isolation check.
   int cpu = -1;

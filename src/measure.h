@@ -18,6 +18,11 @@ void add_measure_options(CLI::App& command, MeasureOptions& options);
 // Loads the matrix, applies the command line's axes and protocol values, draws the seed.
 Matrix load_measure_matrix(const MeasureOptions& options, const std::vector<std::string>& built);
 
+// Two sides of one interleaved run are judged on their paired rounds, and a verdict at
+// `confidence` needs rounds_needed(confidence) of them (6 at 95%): without --processes, a
+// compare or side-by-side gate runs at least that many. Exact counts need no rounds.
+void use_rounds_for_a_verdict(RunProtocol& protocol, const MeasureOptions& options, double confidence);
+
 // The matrix a results.json was measured with (its axes and protocol as run, seed
 // included), with the command line's values on top: a gate's fresh candidate is measured
 // exactly like its baseline unless told otherwise.

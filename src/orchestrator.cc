@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "src/statistics.h"
+#include "src/stats/statistics.h"
 
 namespace abench {
 namespace {

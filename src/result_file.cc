@@ -35,6 +35,7 @@ StoredResults results_from_json(const nlohmann::json& j, const std::string& path
     r.matrix_name = j.at("matrix").value("name", "");
     r.seed = j.at("protocol").value("seed", std::uint64_t{0});
     r.started_at = j.value("started_at", "");
+    r.run_id = j.value("run_id", "");
     Measure measure = Measure::time;
     if (const std::string name = j.at("protocol").value("measure", "time"); !measure_named(name, measure))
       throw UsageError(fmt::format("{}: field 'protocol.measure' is '{}' (allowed: {})", path, name,
@@ -108,7 +109,10 @@ std::vector<GatePair> pair_results(const StoredResults& baseline, const StoredRe
                                    b->metric, candidate.path, a->metric));
     pair.before = b->samples;
     pair.after = a->samples;
-    if (!baseline.started_at.empty() && baseline.started_at == candidate.started_at) {
+    const bool one_run = baseline.run_id.empty() && candidate.run_id.empty()
+                             ? !baseline.started_at.empty() && baseline.started_at == candidate.started_at
+                             : baseline.run_id == candidate.run_id;
+    if (one_run) {
       pair.before_rounds = b->rounds;
       pair.after_rounds = a->rounds;
     }

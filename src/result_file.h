@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "src/bootstrap.h"
+#include "src/stats/statistics.h"
 #include "src/gate.h"
 
 namespace abench {
@@ -28,7 +28,8 @@ struct StoredResults {
   std::string machine_fingerprint;
   std::string matrix_name;
   std::uint64_t seed = 0;  // the run's cell-order seed
-  std::string started_at;  // which run: cells of one run can be paired by round
+  std::string started_at;
+  std::string run_id;      // which run: cells of one run can be paired by round (files before it: started_at)
   std::vector<StoredCell> cells;
   nlohmann::json conditions;
   nlohmann::json json;  // the whole file, for what the gate needs beyond the cells
@@ -45,7 +46,7 @@ std::string cell_key(const nlohmann::json& cell);
 
 // Cells of two result files paired by key: the baseline file's baseline side (or all of a
 // run's cells) with the candidate file's candidate side. When both come from one run (a
-// compare's two sides), their processes are paired by round too (interval_of_change). Throws UsageError when a file
+// compare's two sides), their processes are paired by round too (judge_change). Throws UsageError when a file
 // holds one cell twice or the two files do not measure the same cells (incompatible
 // matrices).
 std::vector<GatePair> pair_results(const StoredResults& baseline, const StoredResults& candidate);

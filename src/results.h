@@ -59,6 +59,7 @@ struct RunResults {
   nlohmann::json conditions;
   std::vector<std::string> command_line;
   std::string started_at, finished_at;
+  std::string run_id;  // unique per run: only cells of one run are paired round by round
   std::vector<CellRecord> cells;  // indexed by cell id
   std::vector<WorkerRecord> workers;
   bool complete = false;

@@ -152,6 +152,7 @@ nlohmann::json results_to_json(const RunResults& r) {
           {"schema_version", kResultsSchemaVersion},
           {"complete", r.complete},
           {"started_at", r.started_at},
+          {"run_id", r.run_id},
           {"finished_at", r.finished_at.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.finished_at)},
           {"command_line", r.command_line},
           {"matrix", matrix_json(r.matrix)},

@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include "src/compare.h"
 #include "src/errors.h"
+#include "src/measure.h"
 #include "src/preflight.h"
 #include "src/process_launcher.h"
 #include "src/worker_registry.h"
@@ -50,14 +52,9 @@ std::vector<Variant> stored_worker_variants(const std::filesystem::path& workers
   return variants;
 }
 
-// A side-by-side gate judges each cell by an interval over processes; two a side (the quick
-// protocol) make no interval worth the name: an A/A of the quick matrix with two failed
-// 9 of 144 cells, with five none. Given --processes wins.
-constexpr int kSideBySideMinProcesses = 5;
-
 void use_side_by_side_protocol(Matrix& matrix, const MeasureOptions& measure) {
   matrix.protocol.counts = false;  // counts are not gated, and stored workers come without counters
-  if (!measure.processes) matrix.protocol.processes = std::max(matrix.protocol.processes, kSideBySideMinProcesses);
+  use_rounds_for_a_verdict(matrix.protocol, measure, CompareSettings{}.confidence);
 }
 
 // The compare plan of the stored workers (baseline side) against the built ones.

@@ -16,11 +16,12 @@ using testing::read_file;
 using testing::run_cli;
 using testing::CliResult;
 
-// Small and fast: the quick matrix's buffer workloads at two sizes, one live count.
+// Small and fast: the quick matrix's buffer workloads at two sizes, one live count, and
+// compare's default number of processes (as many rounds as a verdict at 95% needs).
 std::vector<std::string> compare_args(const std::string& baseline, const std::string& candidate,
                                       const std::filesystem::path& out, std::vector<std::string> extra = {}) {
   std::vector<std::string> args{"compare", "--baseline", baseline, "--candidate", candidate, "--matrix", "quick",
-                                "--size", "64,4096", "--live", "1", "--samples", "3", "--processes", "2",
+                                "--size", "64,4096", "--live", "1", "--samples", "3",
                                 "--min-batch-ms", "0.2", "--out", out.string()};
   args.insert(args.end(), extra.begin(), extra.end());
   return args;
@@ -43,15 +44,48 @@ TEST(CompareEndToEnd, TwoRevisionsOfTheExampleLibrary) {
         << row.at("baseline") << " " << row.at("workload") << " " << row.at("size");
   }
   const auto json = nlohmann::json::parse(read_file(out / "compare.json"));
-  EXPECT_NE(json["method"]["interval"].get<std::string>().find("paired by round"), std::string::npos);
+  EXPECT_NE(json["method"]["interval"].get<std::string>().find("signed-rank"), std::string::npos);
+  EXPECT_EQ(json["metric"], "ns_per_op");
+  EXPECT_TRUE(json["rows"][0].contains("before_ns_per_op"));
   EXPECT_EQ(json["geomean_change_by_backend"].size(), 3u);
-  EXPECT_FALSE(json["warnings"].empty());  // 2 processes a side is too few, and it says so
+  EXPECT_EQ(json["judged"], 48);
+  EXPECT_EQ(json["undecided"], 0);
+  // compare's default: 6 processes a side, the fewest whose paired rounds reach 95%, though
+  // the quick matrix runs 2; every judged interval then covers 1 - 2/64.
+  EXPECT_EQ(json["processes_per_side"], 6);
+  for (const auto& row : json["rows"]) EXPECT_DOUBLE_EQ(row["coverage"].get<double>(), 1 - 2.0 / 64);
+  EXPECT_NEAR(json["expected_false_calls"].get<double>(), 48 * 2.0 / 64, 1e-9);
   const std::string markdown = read_file(out / "compare.md");
-  EXPECT_NE(markdown.find("| backend | workload | size |"), std::string::npos);
+  EXPECT_NE(markdown.find("| backend | workload | size | align | live | before ns/op | after ns/op |"), std::string::npos);
   EXPECT_NE(markdown.find("Geometric-mean change, overall:"), std::string::npos);
-  EXPECT_NE(markdown.find("Use --processes 5 or more"), std::string::npos);
+  EXPECT_NE(markdown.find("With nothing changed, chance alone would call about 1.5 of them"), std::string::npos)
+      << markdown;
   const auto results = nlohmann::json::parse(read_file(out / "results.json"));
   EXPECT_NE(results["variants"][0]["subject"].get<std::string>().find("plugin abuf 1 (padded)"), std::string::npos);
+}
+
+TEST(CompareEndToEnd, TooFewRoundsForTheConfidenceAreUndecidedAndSaySo) {
+  testing::TempDir dir;
+  const auto out = dir.path() / "cmp";
+  const std::string plugin = std::string("plugin=") + ABUF_V2 + ",backend=system";
+  const CliResult r = run_cli(compare_args(plugin, plugin, out, {"--processes", "3", "--workload", "allocate"}));
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const auto rows = read_csv(out / "compare.csv");
+  ASSERT_EQ(rows.size(), 4u);
+  for (const auto& row : rows)
+    EXPECT_EQ(row.at("verdict"), "undecided") << "3 rounds cannot give a 95% verdict; none may be guessed";
+  const auto json = nlohmann::json::parse(read_file(out / "compare.json"));
+  EXPECT_EQ(json["undecided"], 4);
+  EXPECT_EQ(json["rows"][0]["problem"], "3 rounds cannot reach 95.0% (at most 75.0%): use --processes 6");
+  const std::string markdown = read_file(out / "compare.md");
+  EXPECT_NE(markdown.find("| undecided: 3 rounds cannot reach 95.0% (at most 75.0%): use --processes 6 |"),
+            std::string::npos) << markdown;
+  EXPECT_NE(markdown.find("4 cells undecided"), std::string::npos);
+  // At 99% the default rounds follow: 8.
+  const CliResult strict = run_cli(compare_args(plugin, plugin, dir.path() / "strict",
+                                                {"--confidence", "0.99", "--workload", "allocate"}));
+  ASSERT_EQ(strict.exit_code, 0) << strict.err;
+  EXPECT_EQ(nlohmann::json::parse(read_file(dir.path() / "strict" / "compare.json"))["processes_per_side"], 8);
 }
 
 TEST(CompareEndToEnd, IdenticalPluginsShowNoChangeInCountsAndAVerdictForEveryCell) {
@@ -73,7 +107,8 @@ TEST(CompareEndToEnd, IdenticalPluginsShowNoChangeInCountsAndAVerdictForEveryCel
 TEST(CompareEndToEnd, BothSidesOfACellRunAtOneIterationCount) {
   testing::TempDir dir;
   const auto out = dir.path() / "cmp";
-  const CliResult r = run_cli(compare_args("backend=system,policy=padded", "backend=system,policy=exact", out));
+  const CliResult r =
+      run_cli(compare_args("backend=system,policy=padded", "backend=system,policy=exact", out, {"--processes", "2"}));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto results = nlohmann::json::parse(read_file(out / "results.json"));
   const auto compare = nlohmann::json::parse(read_file(out / "compare.json"));

@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "src/process_launcher.h"
-#include "src/statistics.h"
+#include "src/stats/statistics.h"
 #include "tests/cli_helpers.h"
 #include "tests/temp_dir.h"
 

@@ -24,8 +24,9 @@ class GateEndToEnd : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     dir_ = new testing::TempDir;
+    // 4 processes: the fewest a side whose rank-sum interval (two files, unpaired) reaches 95%.
     const CliResult r = run_cli({"run", "--matrix", "quick", "--backend", "system,mimalloc", "--size", "64",
-                                 "--align", "256", "--live", "1", "--samples", "5", "--processes", "3",
+                                 "--align", "256", "--live", "1", "--samples", "5", "--processes", "4",
                                  "--min-batch-ms", "0.2", "--no-counts", "--out", (dir_->path() / "base").string()});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     // The verdicts below must not depend on this machine's noise: keep the real file's
@@ -43,9 +44,11 @@ class GateEndToEnd : public ::testing::Test {
 
   static std::string base() { return (dir_->path() / "base" / "results.json").string(); }
 
-  // A copy of the baseline with the samples of one workload multiplied by `factor`.
+  // A copy of the baseline with the samples of one workload multiplied by `factor`, as
+  // another run would be (its own start time: nothing to pair round by round).
   static std::string scaled(const std::string& workload, double factor, const std::string& name) {
     auto json = nlohmann::json::parse(read_file(base()));
+    json["run_id"] = "another-run";
     for (auto& cell : json["cells"])
       if (cell["workload"] == workload)
         for (auto& p : cell["processes"])
@@ -61,7 +64,8 @@ testing::TempDir* GateEndToEnd::dir_ = nullptr;
 
 TEST_F(GateEndToEnd, IdenticalResultsPass) {
   testing::TempDir out;
-  const CliResult r = run_cli({"gate", "--baseline", base(), "--candidate", base(), "--out", out.path().string() + "/g"});
+  const CliResult r = run_cli({"gate", "--baseline", base(), "--candidate", scaled("none", 1.0, "same.json"), "--out",
+                               out.path().string() + "/g"});
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("regressions: 0"), std::string::npos) << r.out;
   const auto verdict = nlohmann::json::parse(read_file(out.path() / "g" / "gate.json"));
@@ -88,6 +92,40 @@ TEST_F(GateEndToEnd, ACandidateSlowerOnOneWorkloadFailsOnExactlyThoseCells) {
   const CliResult lenient = run_cli({"gate", "--baseline", base(), "--candidate", slower, "--threshold", "60",
                                      "--out", out.path().string() + "/lenient"});
   EXPECT_EQ(lenient.exit_code, 0) << lenient.out;
+}
+
+// A gate passes only what it judged: too few processes, no cells, or figures that are no
+// times are never a pass.
+TEST_F(GateEndToEnd, WhatCannotBeJudgedNeverPasses) {
+  testing::TempDir dir;
+  auto json = nlohmann::json::parse(read_file(base()));
+  for (auto& cell : json["cells"]) cell["processes"].erase(cell["processes"].begin());  // 3 a side
+  const std::string three = dir.write("three.json", json.dump());
+  json["run_id"] = "another-run";
+  const std::string other = dir.write("other-three.json", json.dump());
+  CliResult r = run_cli({"gate", "--baseline", three, "--candidate", other, "--out", dir.path().string() + "/three"});
+  EXPECT_EQ(r.exit_code, 3) << r.out;
+  EXPECT_NE(r.out.find("undecided: 8"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("UNDECIDED: 3 and 3 processes of different runs cannot reach 95.0% (at most 90.0%): use "
+                       "--processes 4"),
+            std::string::npos) << r.out;
+
+  json = nlohmann::json::parse(read_file(base()));
+  json["cells"] = nlohmann::json::array();
+  const std::string empty = dir.write("empty.json", json.dump());
+  r = run_cli({"gate", "--baseline", empty, "--candidate", empty, "--out", dir.path().string() + "/empty"});
+  EXPECT_EQ(r.exit_code, 3) << r.out;
+  EXPECT_NE(r.out.find("No cell to judge"), std::string::npos) << r.out;
+
+  json = nlohmann::json::parse(read_file(base()));
+  for (auto& cell : json["cells"])
+    for (auto& p : cell["processes"])
+      for (auto& s : p["samples_ns_per_op"]) s = 0.0;
+  const std::string zeros = dir.write("zeros.json", json.dump());
+  r = run_cli({"gate", "--baseline", zeros, "--candidate", scaled("none", 1.0, "same.json"), "--out",
+               dir.path().string() + "/zeros"});
+  EXPECT_EQ(r.exit_code, 3) << r.out;
+  EXPECT_EQ(r.out.find("| pass |"), std::string::npos) << r.out;
 }
 
 TEST_F(GateEndToEnd, BadOrMismatchedBaselinesExitTwo) {
@@ -135,7 +173,7 @@ TEST(GateCompareEndToEnd, AReallySlowerPluginFailsAndTheSamePluginPasses) {
   auto gate = [&](const std::string& candidate, const std::string& out) {
     return run_cli({"compare", "--gate", "--threshold", "20", "--baseline", std::string("plugin=") + MALLOC_SUBJECT,
                     "--candidate", "plugin=" + candidate, "--matrix", "quick", "--backend", "jemalloc", "--workload",
-                    "allocate", "--size", "64", "--live", "1", "--samples", "5", "--processes", "3",
+                    "allocate", "--size", "64", "--live", "1", "--samples", "5",
                     "--min-batch-ms", "0.5", "--no-counts", "--out", (dir.path() / out).string()});
   };
   const CliResult slow = gate(SLOW_SUBJECT, "slow");
@@ -172,7 +210,7 @@ TEST(GateBaselineEndToEnd, SaveABaselineThenGateAFreshRunAgainstIt) {
   EXPECT_EQ(measured["cells"][0]["side"], "baseline");
   EXPECT_EQ(measured["cells"][1]["side"], "candidate");
   EXPECT_NE(measured["cells"][0]["variant"].get<std::string>().find("@baseline"), std::string::npos);
-  EXPECT_EQ(measured["protocol"]["processes"], 5);  // at least 5 a side, though the baseline had 3
+  EXPECT_EQ(measured["protocol"]["processes"], 6);  // the 6 rounds a verdict needs, though the baseline had 3
   EXPECT_EQ(measured["protocol"]["seed"], nlohmann::json::parse(read_file(stored / "results.json"))["protocol"]["seed"]);
   const auto verdict = nlohmann::json::parse(read_file(dir.path() / "g" / "gate.json"));
   ASSERT_EQ(verdict["notes"].size(), 1u);
@@ -183,7 +221,11 @@ TEST(GateBaselineEndToEnd, SaveABaselineThenGateAFreshRunAgainstIt) {
                                  (dir.path() / "s").string()};
   check.insert(check.end(), axes.begin(), axes.end());
   const CliResult figures = run_cli(check);
-  EXPECT_EQ(figures.exit_code, 0) << figures.out << figures.err;
+  // Figures of two runs are not paired, and 3 processes a side cannot reach 95% unpaired:
+  // the gate says so and does not pass.
+  EXPECT_EQ(figures.exit_code, 3) << figures.out << figures.err;
+  EXPECT_NE(figures.out.find("UNDECIDED: 3 and 3 processes of different runs cannot reach 95.0%"), std::string::npos)
+      << figures.out;
   const auto alone = nlohmann::json::parse(read_file(dir.path() / "s" / "results.json"));
   EXPECT_EQ(alone["cells"].size(), 1u);
   EXPECT_NE(read_file(dir.path() / "s" / "gate.md").find("stored figures"), std::string::npos);
@@ -229,7 +271,7 @@ TEST(GateBaselineEndToEnd, AReallySlowerCandidateFailsAndTheSecondRunConfirmsIt)
   EXPECT_NE(verdict["notes"][1].get<std::string>().find("1 regression confirmed, 0 cleared"), std::string::npos)
       << verdict["notes"][1];
   const auto second = nlohmann::json::parse(read_file(dir.path() / "g" / "confirm" / "results.json"));
-  EXPECT_EQ(second["cells"][1]["processes"].size(), 5u);
+  EXPECT_EQ(second["cells"][1]["processes"].size(), 6u);
 }
 
 }  // namespace
@@ -275,13 +317,13 @@ TEST(CalibrateEndToEnd, StoresANoiseFloorPerCellThatTheGateApplies) {
   EXPECT_NE(gate.exit_code, 2) << gate.err;
 
   // With the baseline and its workers stored: the gate's own side-by-side comparison, A/A,
-  // with the baseline's matrix and protocol (no --matrix), 5 processes a side.
+  // with the baseline's matrix and protocol (no --matrix), 6 processes a side.
   const testing::CliResult again =
       testing::run_cli({"calibrate", "--save-noise", name, "--runs", "2", "--out", (dir.path() / "cal2").string()});
   EXPECT_EQ(again.exit_code, 0) << again.err;
   const auto side_by_side = nlohmann::json::parse(testing::read_file(stored / "noise.json"));
   EXPECT_NE(side_by_side["method"].get<std::string>().find("interleaved A/A"), std::string::npos);
-  EXPECT_EQ(side_by_side["processes"], 5);
+  EXPECT_EQ(side_by_side["processes"], 6);
   EXPECT_EQ(side_by_side["cells"].size(), 2u);
   const auto run1 = nlohmann::json::parse(testing::read_file(dir.path() / "cal2" / "run1" / "results.json"));
   EXPECT_EQ(run1["cells"].size(), 4u);  // two cells, two sides
@@ -306,7 +348,7 @@ namespace {
 
 // abench's own CI gate: the flow of docs/ci.md on a small matrix. Store a baseline (figures
 // and workers), calibrate its noise floors, then gate the unchanged build against it: the
-// stored workers measured again beside the built ones, 5 processes a side, paired by round.
+// stored workers measured again beside the built ones, 6 processes a side, paired by round.
 // It must pass. The instruction-count A/A is
 // InstructionsEndToEnd.CountsAreIdenticalAcrossRunsAndTheGatePassesThem.
 TEST(CiGate, AnUnchangedBuildPassesItsOwnGate) {

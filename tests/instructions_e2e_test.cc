@@ -98,7 +98,8 @@ TEST(PerfEndToEnd, SoftwareCountersAreReadAroundEveryBatch) {
   testing::TempDir dir;
   const CliResult r = run_cli({"run", "--matrix", "quick", "--measure", "perf-sw", "--backend", "system,mimalloc",
                                "--workload", "allocate,grow", "--size", "64", "--align", "256", "--live", "1",
-                               "--no-counts", "--format", "gbench,go", "--out", (dir.path() / "s").string()});
+                               "--no-counts", "--processes", "4", "--format", "gbench,go", "--out",
+                               (dir.path() / "s").string()});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("task-clock ns/op"), std::string::npos) << r.out;
   const auto json = nlohmann::json::parse(read_file(dir.path() / "s" / "results.json"));
@@ -122,10 +123,12 @@ TEST(PerfEndToEnd, SoftwareCountersAreReadAroundEveryBatch) {
   const auto gbench = nlohmann::json::parse(read_file(dir.path() / "s" / "benchmark.json"));
   EXPECT_TRUE(gbench["benchmarks"][0].contains("task-clock"));
 
-  // The gate judges the leader metric of two perf-sw runs with the wall-time rules.
+  // The gate judges the leader metric of two perf-sw runs with the wall-time rules: unpaired
+  // (two runs), so 4 processes a side, the fewest whose rank-sum interval reaches 95%.
   const CliResult again = run_cli({"run", "--matrix", "quick", "--measure", "perf-sw", "--backend",
                                    "system,mimalloc", "--workload", "allocate,grow", "--size", "64", "--align", "256",
-                                   "--live", "1", "--no-counts", "--out", (dir.path() / "t").string()});
+                                   "--live", "1", "--no-counts", "--processes", "4", "--out",
+                                   (dir.path() / "t").string()});
   ASSERT_EQ(again.exit_code, 0) << again.err;
   const CliResult gate = run_cli({"gate", "--baseline", (dir.path() / "s").string(), "--candidate",
                                   (dir.path() / "t").string(), "--threshold", "1000", "--out",

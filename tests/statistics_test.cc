@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "src/statistics.h"
+#include "src/stats/statistics.h"
 
 namespace abench {
 namespace {
@@ -19,6 +19,10 @@ TEST(Statistics, Median) {
 TEST(Statistics, MinimumMaximum) {
   EXPECT_DOUBLE_EQ(minimum({3, -1, 2}), -1);
   EXPECT_DOUBLE_EQ(maximum({3, -1, 2}), 3);
+}
+
+TEST(Statistics, MedianOfProcessMedians) {
+  EXPECT_DOUBLE_EQ(median_of_medians({{1, 2, 3}, {10, 20, 30}, {4, 5, 6}}), 5);
 }
 
 TEST(Statistics, EmptyInputIsAnError) {

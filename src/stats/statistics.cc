@@ -1,4 +1,4 @@
-#include "src/statistics.h"
+#include "src/stats/statistics.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -23,6 +23,12 @@ double minimum(const std::vector<double>& values) {
 double maximum(const std::vector<double>& values) {
   if (values.empty()) throw std::invalid_argument("maximum of no values");
   return *std::max_element(values.begin(), values.end());
+}
+
+double median_of_medians(const ProcessSamples& processes) {
+  std::vector<double> medians;
+  for (const auto& samples : processes) medians.push_back(median(samples));
+  return median(medians);
 }
 
 }  // namespace abench

@@ -1,0 +1,137 @@
+#include "src/stats/rank_intervals.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "src/stats/statistics.h"
+
+namespace abench {
+namespace {
+
+constexpr int kExactSignedRankLimit = 60;    // n(n+1)/2 = 1830 sums
+constexpr long kExactRankSumLimit = 400;     // m * n pairs
+
+double normal_cdf(double z) { return 0.5 * std::erfc(-z / std::sqrt(2.0)); }
+
+// The interval between the k-th smallest and k-th largest of `sorted`, for the largest k
+// whose coverage 1 - 2 P(statistic <= k - 1) still reaches the confidence.
+template <class Cdf>
+ShiftInterval order_statistic_interval(const std::vector<double>& sorted, double confidence, Cdf cdf) {
+  ShiftInterval result;
+  result.estimate = median(sorted);
+  const auto count = static_cast<long>(sorted.size());
+  long k = 1;
+  result.coverage = 1 - 2 * cdf(0);
+  result.reached = result.coverage >= confidence - 1e-12;
+  while (result.reached && k + 1 <= (count + 1) / 2) {
+    const double wider = 1 - 2 * cdf(k);  // coverage of the interval at k + 1
+    if (wider < confidence - 1e-12) break;
+    ++k;
+    result.coverage = wider;
+  }
+  result.low = sorted[static_cast<std::size_t>(k - 1)];
+  result.high = sorted[static_cast<std::size_t>(count - k)];
+  return result;
+}
+
+}  // namespace
+
+double signed_rank_cdf(int n, long t) {
+  if (n < 1) throw std::invalid_argument("signed-rank distribution of no differences");
+  const long most = static_cast<long>(n) * (n + 1) / 2;
+  if (t < 0) return 0;
+  if (t >= most) return 1;
+  if (n > kExactSignedRankLimit) {
+    const double mean = static_cast<double>(most) / 2;
+    const double sd = std::sqrt(static_cast<double>(n) * (n + 1) * (2 * n + 1) / 24);
+    return normal_cdf((static_cast<double>(t) + 0.5 - mean) / sd);
+  }
+  // P(T+ = s) over the 2^n equally likely signs, one rank at a time.
+  std::vector<double> p(static_cast<std::size_t>(most) + 1, 0.0);
+  p[0] = 1;
+  long reach = 0;
+  for (int rank = 1; rank <= n; ++rank) {
+    reach += rank;
+    for (long s = reach; s >= 0; --s)
+      p[static_cast<std::size_t>(s)] = (p[static_cast<std::size_t>(s)] + (s >= rank ? p[static_cast<std::size_t>(s - rank)] : 0)) / 2;
+  }
+  double sum = 0;
+  for (long s = 0; s <= t; ++s) sum += p[static_cast<std::size_t>(s)];
+  return std::min(sum, 1.0);
+}
+
+double rank_sum_cdf(int m, int n, long u) {
+  if (m < 1 || n < 1) throw std::invalid_argument("rank-sum distribution of an empty sample");
+  const long most = static_cast<long>(m) * n;
+  if (u < 0) return 0;
+  if (u >= most) return 1;
+  if (most > kExactRankSumLimit) {
+    const double mean = static_cast<double>(most) / 2;
+    const double sd = std::sqrt(static_cast<double>(most) * (m + n + 1) / 12);
+    return normal_cdf((static_cast<double>(u) + 0.5 - mean) / sd);
+  }
+  // p[i][j][u]: P(U = u) for samples of i and j, from the last element's two possibilities
+  // (the largest of all i + j values is a `before` with probability i / (i + j)).
+  std::vector<std::vector<std::vector<double>>> p(static_cast<std::size_t>(m) + 1,
+                                                  std::vector<std::vector<double>>(static_cast<std::size_t>(n) + 1));
+  for (int i = 0; i <= m; ++i)
+    for (int j = 0; j <= n; ++j) {
+      auto& cell = p[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)];
+      cell.assign(static_cast<std::size_t>(i * j) + 1, 0.0);
+      if (i == 0 || j == 0) {
+        cell[0] = 1;
+        continue;
+      }
+      const double from_before = static_cast<double>(i) / (i + j), from_after = static_cast<double>(j) / (i + j);
+      const auto& fewer_before = p[static_cast<std::size_t>(i - 1)][static_cast<std::size_t>(j)];
+      const auto& fewer_after = p[static_cast<std::size_t>(i)][static_cast<std::size_t>(j - 1)];
+      for (std::size_t v = 0; v < cell.size(); ++v) {
+        // The largest is a `before`: it exceeds all j `after` values, adding j to U.
+        if (v >= static_cast<std::size_t>(j) && v - static_cast<std::size_t>(j) < fewer_before.size())
+          cell[v] += from_before * fewer_before[v - static_cast<std::size_t>(j)];
+        if (v < fewer_after.size()) cell[v] += from_after * fewer_after[v];
+      }
+    }
+  const auto& dist = p[static_cast<std::size_t>(m)][static_cast<std::size_t>(n)];
+  double sum = 0;
+  for (long v = 0; v <= u; ++v) sum += dist[static_cast<std::size_t>(v)];
+  return std::min(sum, 1.0);
+}
+
+ShiftInterval signed_rank_interval(std::vector<double> d, double confidence) {
+  if (d.empty()) throw std::invalid_argument("signed-rank interval of no differences");
+  std::vector<double> walsh;
+  walsh.reserve(d.size() * (d.size() + 1) / 2);
+  for (std::size_t i = 0; i < d.size(); ++i)
+    for (std::size_t j = i; j < d.size(); ++j) walsh.push_back((d[i] + d[j]) / 2);
+  std::sort(walsh.begin(), walsh.end());
+  const int n = static_cast<int>(d.size());
+  return order_statistic_interval(walsh, confidence, [n](long t) { return signed_rank_cdf(n, t); });
+}
+
+ShiftInterval rank_sum_interval(const std::vector<double>& before, const std::vector<double>& after,
+                                double confidence) {
+  if (before.empty() || after.empty()) throw std::invalid_argument("rank-sum interval of an empty sample");
+  std::vector<double> differences;
+  differences.reserve(before.size() * after.size());
+  for (double b : before)
+    for (double a : after) differences.push_back(a - b);
+  std::sort(differences.begin(), differences.end());
+  const int m = static_cast<int>(before.size()), n = static_cast<int>(after.size());
+  return order_statistic_interval(differences, confidence, [m, n](long u) { return rank_sum_cdf(m, n, u); });
+}
+
+int min_rounds_for(double confidence) {
+  for (int n = 1; n <= kExactSignedRankLimit; ++n)
+    if (1 - 2 * signed_rank_cdf(n, 0) >= confidence - 1e-12) return n;
+  return kExactSignedRankLimit;
+}
+
+int min_processes_for(double confidence) {
+  for (int n = 1; n * n <= kExactRankSumLimit; ++n)
+    if (1 - 2 * rank_sum_cdf(n, n, 0) >= confidence - 1e-12) return n;
+  return 20;
+}
+
+}  // namespace abench

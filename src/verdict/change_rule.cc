@@ -1,0 +1,105 @@
+#include "src/verdict/change_rule.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "src/stats/rank_intervals.h"
+
+namespace abench {
+namespace {
+
+// Each process's median, on a log scale; false when a figure cannot be part of a ratio.
+bool log_medians(const ProcessSamples& side, std::vector<double>& out) {
+  for (const auto& samples : side) {
+    if (samples.empty()) return false;
+    const double m = median(samples);
+    if (!(m > 0) || !std::isfinite(m)) return false;
+    out.push_back(std::log(m));
+  }
+  return !out.empty();
+}
+
+// d_r = after_r - before_r (logs) for every round both sides ran exactly once in; false
+// unless the two sides ran in exactly the same rounds.
+bool differences_by_round(const CellSides& s, const std::vector<double>& before, const std::vector<double>& after,
+                          std::vector<double>& d) {
+  if (s.before_rounds.size() != before.size() || s.after_rounds.size() != after.size() || before.size() != after.size())
+    return false;
+  std::map<int, std::size_t> before_of_round, after_of_round;
+  for (std::size_t i = 0; i < before.size(); ++i) before_of_round[s.before_rounds[i]] = i;
+  for (std::size_t i = 0; i < after.size(); ++i) after_of_round[s.after_rounds[i]] = i;
+  if (before_of_round.size() != before.size() || after_of_round.size() != after.size()) return false;
+  for (const auto& [round, b] : before_of_round) {
+    const auto a = after_of_round.find(round);
+    if (a == after_of_round.end()) return false;
+    d.push_back(after[a->second] - before[b]);
+  }
+  return true;
+}
+
+std::string percent(double fraction) { return fmt::format("{:.1f}%", fraction * 100); }
+
+}  // namespace
+
+std::string_view name_of(Call call) {
+  switch (call) {
+    case Call::slower: return "slower";
+    case Call::faster: return "faster";
+    case Call::unchanged: return "~";
+    case Call::undecided: return "undecided";
+  }
+  return "?";
+}
+
+int rounds_needed(double confidence) { return min_rounds_for(confidence); }
+
+Judgement judge_change(const CellSides& sides, double confidence, double bar) {
+  Judgement j;
+  std::vector<double> before, after;
+  if (!log_medians(sides.before, before) || !log_medians(sides.after, after)) {
+    j.reason = "a process figure that is zero, negative, not a number or missing: no ratio to judge";
+    return j;
+  }
+  std::vector<double> d;
+  j.paired = differences_by_round(sides, before, after, d);
+  j.replicates = j.paired ? static_cast<int>(d.size()) : static_cast<int>(std::min(before.size(), after.size()));
+  const ShiftInterval shift = j.paired ? signed_rank_interval(d, confidence) : rank_sum_interval(before, after, confidence);
+  j.change = std::expm1(shift.estimate);
+  if (sides.exact_metric) {
+    // A count that repeats exactly has no sampling error: the interval is the range of
+    // the differences, and it is all the confidence there is to have.
+    std::vector<double> all = d;
+    if (!j.paired)
+      for (double b : before)
+        for (double a : after) all.push_back(a - b);
+    j.low = std::expm1(*std::min_element(all.begin(), all.end()));
+    j.high = std::expm1(*std::max_element(all.begin(), all.end()));
+    j.coverage = 1;
+  } else {
+    j.low = std::expm1(shift.low);
+    j.high = std::expm1(shift.high);
+    j.coverage = shift.coverage;
+    if (!shift.reached) {
+      j.reason = j.paired ? fmt::format("{} round{} cannot reach {} (at most {}): use --processes {}", j.replicates,
+                                        j.replicates == 1 ? "" : "s", percent(confidence), percent(shift.coverage),
+                                        min_rounds_for(confidence))
+                          : fmt::format("{} and {} processes of different runs cannot reach {} (at most {}): use "
+                                        "--processes {} on both",
+                                        before.size(), after.size(), percent(confidence), percent(shift.coverage),
+                                        min_processes_for(confidence));
+      return j;
+    }
+  }
+  if (j.low > 0 && j.change >= bar)
+    j.call = Call::slower;
+  else if (j.high < 0 && -j.change >= bar)
+    j.call = Call::faster;
+  else
+    j.call = Call::unchanged;
+  return j;
+}
+
+}  // namespace abench

@@ -1,0 +1,52 @@
+// The one rule that decides every verdict: compare's faster/slower/~, the gate's
+// regression/improvement/pass, and the change calibrate keeps as a noise floor
+// (docs/statistics.md). Everything that judges a change calls judge_change.
+//
+// A cell's two sides are reduced to one figure a process (its median sample), on a log
+// scale. When both sides ran in the same rounds of one interleaved run, round r's two
+// processes are a pair and d_r = log(after_r / before_r); what the machine did during the
+// round cancels in d_r. The interval of the shift is the exact Wilcoxon signed-rank interval
+// over the d_r; the change is its Hodges-Lehmann estimate. Sides of different runs share
+// nothing round by round: the exact rank-sum interval over the two sets of process medians.
+// Both hold their coverage with any distribution of the noise, with as few rounds as they
+// can reach it at all, and say so in words below that.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "src/stats/statistics.h"
+
+namespace abench {
+
+struct CellSides {
+  ProcessSamples before, after;
+  std::vector<int> before_rounds, after_rounds;  // each process's round; empty for sides of different runs
+  bool exact_metric = false;  // a count that repeats exactly (instructions): no sampling error to bound
+};
+
+enum class Call { slower, faster, unchanged, undecided };
+std::string_view name_of(Call call);
+
+struct Judgement {
+  Call call = Call::undecided;
+  double change = 0;         // after/before - 1; positive: slower
+  double low = 0, high = 0;  // the interval of the change
+  double coverage = 0;       // the interval's exact coverage; 1 for an exact metric
+  bool paired = false;       // by round
+  int replicates = 0;        // rounds (paired), or the smaller side's processes
+  std::string reason;        // why undecided: in words, with what to change
+  // The chance of a slower/faster call on this cell were nothing changed (at most).
+  double false_call_rate() const { return call == Call::undecided ? 0 : 1 - coverage; }
+};
+
+// `bar` is the smallest |change| ever called slower or faster: compare's minimum effect, or
+// a gate cell's applied threshold (the larger of its threshold and k x its noise floor).
+// A change is called when its interval excludes 0 and the change is at least the bar.
+Judgement judge_change(const CellSides& sides, double confidence, double bar);
+
+// The fewest rounds a side of an interleaved run needs for a verdict at `confidence`.
+int rounds_needed(double confidence);
+
+}  // namespace abench

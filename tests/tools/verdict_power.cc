@@ -1,0 +1,86 @@
+// abench-verdict-power: the one rule on real A/A data. Reads the results.json of an A/A
+// compare (the same variant on both sides), and prints how many cells the rule calls
+// faster or slower as measured, and how many it finds when the candidate side of one
+// workload is multiplied by a factor (a known change planted in real noise), the other
+// workloads' calls standing for false alarms. docs/statistics.md quotes its output.
+//
+//   abench-verdict-power results/<time>-compare-default/results.json [factor...]
+#include <cstdio>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "src/compare.h"
+#include "src/errors.h"
+#include "src/result_file.h"
+#include "src/verdict/change_rule.h"
+
+namespace {
+
+using namespace abench;
+
+bool called(const GatePair& pair, double factor, const CompareSettings& settings) {
+  CellSides sides{pair.before, pair.after, pair.before_rounds, pair.after_rounds, pair.instructions};
+  for (auto& process : sides.after)
+    for (double& sample : process) sample *= factor;
+  const Call call = judge_change(sides, settings.confidence, settings.min_effect).call;
+  return call == (factor >= 1 ? Call::slower : Call::faster) || (factor == 1 && call == Call::faster);
+}
+
+int run(int argc, char** argv) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: abench-verdict-power RESULTS.json [factor...]\n");
+    return 2;
+  }
+  std::vector<double> factors;
+  for (int i = 2; i < argc; ++i) factors.push_back(std::stod(argv[i]));
+  if (factors.empty()) factors = {1.10, 1.05, 1.03};
+  const StoredResults results = load_results_file(argv[1]);
+  std::vector<GatePair> pairs = pair_results(results, results);
+  std::erase_if(pairs, [](const GatePair& p) { return !p.problem.empty(); });
+  const CompareSettings settings;
+  std::set<std::string> workloads;
+  for (const auto& p : pairs) workloads.insert(p.workload);
+
+  int aa = 0, paired = 0;
+  for (const auto& p : pairs) {
+    aa += called(p, 1.0, settings);
+    paired += !p.before_rounds.empty();
+  }
+  fmt::print("{}: {} cells ({} paired by round); as measured (A/A) {} called faster or slower ({:.1f}%)\n", argv[1],
+             pairs.size(), paired, aa, 100.0 * aa / static_cast<double>(pairs.size()));
+  fmt::print("| factor | workload | found in it | called elsewhere |\n|--:|---|--:|--:|\n");
+  for (double factor : factors)
+    for (const std::string& workload : workloads) {
+      int in = 0, found = 0, out = 0, false_calls = 0;
+      for (const auto& p : pairs) {
+        const bool target = p.workload == workload;
+        if (target) {
+          ++in;
+          found += called(p, factor, settings);
+        } else {
+          ++out;
+          CellSides sides{p.before, p.after, p.before_rounds, p.after_rounds, p.instructions};
+          const Call call = judge_change(sides, settings.confidence, settings.min_effect).call;
+          false_calls += call == Call::slower || call == Call::faster;
+        }
+      }
+      fmt::print("| {:.2f} | {} | {}/{} ({:.0f}%) | {}/{} ({:.1f}%) |\n", factor, workload, found, in,
+                 100.0 * found / in, false_calls, out, 100.0 * false_calls / out);
+    }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "abench-verdict-power: %s\n", e.what());
+    return 2;
+  }
+}
