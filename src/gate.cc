@@ -92,6 +92,7 @@ GateVerdict evaluate_gate(const std::vector<GatePair>& pairs, const GateRules& r
   for (const GatePair& pair : pairs) {
     GateCell cell;
     cell.key = pair.key;
+    cell.metric = pair.metric;
     cell.threshold = pair.instructions ? rules.instruction_threshold : rules.threshold;
     if (auto w = rules.workload_thresholds.find(pair.workload); w != rules.workload_thresholds.end())
       cell.threshold = w->second;
@@ -148,6 +149,9 @@ std::string gate_markdown(const GateVerdict& v) {
                                            : "not judged (no pass without a verdict)";
   std::string out = fmt::format("### abench gate: {}\n\n", title);
   if (v.cells.empty()) out += "No cell to judge: a gate over nothing does not pass.\n\n";
+  std::set<std::string> metrics;
+  for (const GateCell& c : v.cells) metrics.insert(c.metric);
+  for (const std::string& m : metrics) out += "Judged on " + m + ": change = candidate/baseline − 1.\n\n";
   out += "| cell | change | interval | threshold | noise floor | applied | result |\n|---|--:|---|--:|--:|--:|---|\n";
   for (const GateCell& c : v.cells) {
     const std::string change = c.judgement ? fmt::format("{:+.2f}%", c.judgement->change * 100) : "-";
@@ -169,7 +173,8 @@ std::string gate_markdown(const GateVerdict& v) {
 nlohmann::json gate_json(const GateVerdict& v) {
   nlohmann::json cells = nlohmann::json::array();
   for (const GateCell& c : v.cells) {
-    nlohmann::json j{{"cell", c.key},           {"threshold", c.threshold}, {"noise_floor", c.noise_floor},
+    nlohmann::json j{{"cell", c.key},           {"metric", c.metric},
+                     {"threshold", c.threshold}, {"noise_floor", c.noise_floor},
                      {"applied_threshold", c.applied}, {"result", name_of(c.outcome)},
                      {"pass", c.outcome == GateOutcome::pass || c.outcome == GateOutcome::improvement}};
     put_change(j, c.judgement, c.problem);

@@ -37,6 +37,7 @@ bool glob_match(std::string_view pattern, std::string_view text);
 struct GatePair {
   std::string key;  // backend/policy/workload/size/R:P/live
   std::string workload;
+  std::string metric = "ns_per_op";  // what the figures are, as results.json names them
   bool instructions = false;  // an exact count: its own threshold, no sampling error
   ProcessSamples before, after;
   std::vector<int> before_rounds, after_rounds;  // set when both sides are of one run
@@ -50,6 +51,7 @@ std::string_view name_of(GateOutcome outcome);
 
 struct GateCell {
   std::string key;
+  std::string metric;  // the figures judged (ns_per_op, instructions_per_op, ...)
   std::optional<Judgement> judgement;
   double threshold = 0;      // from the rules
   double noise_floor = 0;    // calibrated; 0 when none

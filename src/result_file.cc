@@ -103,6 +103,7 @@ std::vector<GatePair> pair_results(const StoredResults& baseline, const StoredRe
     pair.key = key;
     pair.workload = key.substr(key.find('/', key.find('/') + 1) + 1);
     pair.workload = pair.workload.substr(0, pair.workload.find('/'));
+    pair.metric = b->metric;
     pair.instructions = b->metric == "instructions_per_op";
     if (b->metric != a->metric)
       throw UsageError(fmt::format("{} measured {} and {} measured {}: gate like with like", baseline.path,

@@ -57,6 +57,32 @@ TEST(InstructionsEndToEnd, CountsAreIdenticalAcrossRunsAndTheGatePassesThem) {
                                   (dir.path() / "b").string(), "--out", (dir.path() / "g").string()});
   EXPECT_EQ(gate.exit_code, 0) << gate.out;
   EXPECT_NE(gate.out.find("regressions: 0\nimprovements: 0\nunchanged: 9"), std::string::npos) << gate.out;
+  EXPECT_NE(gate.out.find("Judged on instructions_per_op"), std::string::npos) << gate.out;
+  const auto verdict = nlohmann::json::parse(read_file(dir.path() / "g" / "gate.json"));
+  EXPECT_EQ(verdict["cells"][0]["metric"], "instructions_per_op");
+  EXPECT_EQ(verdict["cells"][0]["coverage"], 1.0);  // exact counts: no sampling error to bound
+}
+
+// A compare of instruction counts names its unit everywhere and, counts being exact, gives a
+// verdict with the matrix's 2 processes (no rounds to reach a confidence).
+TEST(InstructionsEndToEnd, ACompareOfCountsNamesItsUnitAndNeedsNoRounds) {
+  if (!have_valgrind()) GTEST_SKIP() << "valgrind is not installed";
+  testing::TempDir dir;
+  const CliResult r = run_cli({"compare", "--baseline", "backend=system,label=A", "--candidate",
+                               "backend=system,label=B", "--matrix", "quick", "--measure", "instructions",
+                               "--workload", "allocate", "--size", "64", "--align", "256", "--live", "1",
+                               "--no-counts", "--out", (dir.path() / "c").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string markdown = read_file(dir.path() / "c" / "compare.md");
+  EXPECT_NE(markdown.find("| before instr/op | after instr/op |"), std::string::npos) << markdown;
+  EXPECT_NE(markdown.find("exact counts"), std::string::npos) << markdown;
+  const auto rows = testing::read_csv(dir.path() / "c" / "compare.csv");
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_FALSE(rows[0].at("before_instructions_per_op").empty());
+  EXPECT_EQ(rows[0].at("verdict"), "~");  // the same code counts the same
+  const auto json = nlohmann::json::parse(read_file(dir.path() / "c" / "compare.json"));
+  EXPECT_EQ(json["metric"], "instructions_per_op");
+  EXPECT_EQ(json["processes_per_side"], 2);
 }
 
 TEST(InstructionsEndToEnd, TouchIsRefusedWithTheReason) {
