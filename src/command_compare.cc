@@ -37,7 +37,7 @@ CLI::App* register_compare_command(CLI::App& app, CompareOptions& o) {
 int compare_command(const CompareOptions& o, const std::vector<std::string>& command_line) {
   const auto built = built_backends();
   Matrix matrix = load_measure_matrix(o.measure, built);
-  use_rounds_for_a_verdict(matrix.protocol, o.measure, o.confidence);
+  use_paired_protocol(matrix.protocol, o.measure, o.confidence);
   const auto baselines = expand_variant_spec(parse_variant_spec(o.baseline, "--baseline", built), matrix);
   const auto candidates = expand_variant_spec(parse_variant_spec(o.candidate, "--candidate", built), matrix);
   if (baselines.size() != candidates.size())

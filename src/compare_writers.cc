@@ -72,8 +72,8 @@ std::string method_text(const Comparison& c) {
   if (c.measure == Measure::instructions)
     return "exact counts: the interval is the range of the rounds' changes, and a change is called when that "
            "range excludes 0";
-  return fmt::format("exact {:.0f}% Wilcoxon signed-rank interval over the rounds' paired log ratios "
-                     "(Hodges-Lehmann change)", c.settings.confidence * 100);
+  return fmt::format("exact {:.0f}% sign-test interval over the rounds' paired ratios (change: their median)",
+                     c.settings.confidence * 100);
 }
 
 }  // namespace
@@ -184,8 +184,8 @@ nlohmann::json comparison_json(const Comparison& c) {
   return {{"schema", "abench.compare"},
           {"schema_version", 1},
           {"metric", m.per_op},
-          {"method", {{"statistic", "per process: its median sample; per round: log(after/before) of its two "
-                                    "processes; change: Hodges-Lehmann estimate over the rounds"},
+          {"method", {{"statistic", "per process: its median sample; per round: after/before of its two "
+                                    "processes; change: the median over rounds"},
                       {"interval", method_text(c) + " (docs/statistics.md)"},
                       {"confidence", c.settings.confidence},
                       {"min_effect", c.settings.min_effect}}},

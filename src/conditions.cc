@@ -79,6 +79,35 @@ std::string fingerprint(const nlohmann::json& c) {
   return hex;
 }
 
+// The kernel's DAMON monitors and may act on memory it finds cold ("pageout" reclaims it):
+// a worker whose pages it takes back runs slower until they are back. One entry a running
+// kdamond: its operations set and its schemes' actions.
+nlohmann::json damon_state() {
+  nlohmann::json kdamonds = nlohmann::json::array();
+  const std::string root = "/sys/kernel/mm/damon/admin/kdamonds/";
+  const auto count = first_line_of(root + "nr_kdamonds");
+  if (!count.is_string()) return nullptr;
+  int n = 0;
+  try {
+    n = std::stoi(count.get<std::string>());
+  } catch (const std::exception&) {
+    return nullptr;
+  }
+  for (int k = 0; k < n && k < 16; ++k) {
+    const std::string dir = root + std::to_string(k) + "/";
+    nlohmann::json kdamond{{"state", first_line_of(dir + "state")},
+                           {"operations", first_line_of(dir + "contexts/0/operations")},
+                           {"actions", nlohmann::json::array()}};
+    for (int s = 0; s < 16; ++s) {
+      const auto action = first_line_of(dir + "contexts/0/schemes/" + std::to_string(s) + "/action");
+      if (action.is_null()) break;
+      kdamond["actions"].push_back(action);
+    }
+    kdamonds.push_back(std::move(kdamond));
+  }
+  return kdamonds;
+}
+
 std::vector<int> isolated_cpus() {
   std::vector<int> cpus;
   auto line = first_line_of("/sys/devices/system/cpu/isolated");
@@ -119,6 +148,16 @@ std::vector<std::string> environment_warnings(const nlohmann::json& c, int pinne
                   " is not isolated (isolcpus=): other tasks may run on it; boot with isolcpus=" +
                   std::to_string(pinned_cpu) + " for a quiet CPU");
   }
+  if (c.contains("damon") && c["damon"].is_array())
+    for (const auto& k : c["damon"])
+      if (k.value("state", nlohmann::json()).is_string() && k["state"] == "on")
+        for (const auto& action : k["actions"])
+          if (action == "pageout") {
+            w.push_back("the kernel's DAMON is on with a 'pageout' scheme: it reclaims memory it finds cold, the "
+                        "workers' included, so a process can run slower until its pages are back; trust paired "
+                        "rounds over single figures");
+            break;
+          }
   double load = 0;
   if (std::FILE* f = std::fopen("/proc/loadavg", "r")) {
     if (std::fscanf(f, "%lf", &load) != 1) load = 0;
@@ -157,6 +196,7 @@ nlohmann::json collect_conditions() {
       {"turbo", turbo()},
       {"hypervisor", hypervisor(cpuinfo)},
       {"aslr", first_line_of("/proc/sys/kernel/randomize_va_space")},
+      {"damon", damon_state()},
       // What perf_event_open may count for an unprivileged process (--measure perf).
       {"perf_event_paranoid", first_line_of("/proc/sys/kernel/perf_event_paranoid")},
       {"abench_version", ABENCH_VERSION},

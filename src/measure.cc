@@ -114,6 +114,10 @@ void add_measure_options(CLI::App& cmd, MeasureOptions& o) {
   cmd.add_option("--order", o.order, "Cell order inside a worker")->check(CLI::IsMember({"shuffled", "matrix"}));
   cmd.add_flag("--fresh-process-per-cell", o.fresh_process_per_cell,
                "Run every cell alone in fresh processes (no allocator history)");
+  cmd.add_option("--interleave", o.interleave,
+                 "compare and side-by-side gate: pair the two sides cell by cell, each cell a fresh process "
+                 "(cell, the default), or one process a side a round running every cell (process)")
+      ->check(CLI::IsMember({"cell", "process"}));
   cmd.add_flag("--touch", o.touch, "Read every page of each built buffer before dropping it");
   cmd.add_option("--cpu", o.cpu, "Pin workers to this CPU (default: the last allowed)")->check(CLI::NonNegativeNumber);
   cmd.add_flag("--no-pin", o.no_pin, "Do not pin workers to a CPU");
@@ -174,9 +178,10 @@ Matrix load_measure_matrix(const MeasureOptions& o, const std::vector<std::strin
   return matrix;
 }
 
-void use_rounds_for_a_verdict(RunProtocol& protocol, const MeasureOptions& options, double confidence) {
-  if (options.processes || protocol.measure == Measure::instructions) return;
-  protocol.processes = std::max(protocol.processes, rounds_needed(confidence));
+void use_paired_protocol(RunProtocol& protocol, const MeasureOptions& options, double confidence) {
+  if (protocol.measure == Measure::instructions) return;
+  if (!options.processes) protocol.processes = std::max(protocol.processes, rounds_needed(confidence));
+  if (options.interleave.value_or("cell") == "cell") protocol.fresh_process_per_cell = true;
 }
 
 std::filesystem::path prepare_output_dir(const std::string& out, const std::string& name) {

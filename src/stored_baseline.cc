@@ -54,7 +54,7 @@ std::vector<Variant> stored_worker_variants(const std::filesystem::path& workers
 
 void use_side_by_side_protocol(Matrix& matrix, const MeasureOptions& measure) {
   matrix.protocol.counts = false;  // counts are not gated, and stored workers come without counters
-  use_rounds_for_a_verdict(matrix.protocol, measure, CompareSettings{}.confidence);
+  use_paired_protocol(matrix.protocol, measure, CompareSettings{}.confidence);
 }
 
 // The compare plan of the stored workers (baseline side) against the built ones.

@@ -44,7 +44,7 @@ TEST(CompareEndToEnd, TwoRevisionsOfTheExampleLibrary) {
         << row.at("baseline") << " " << row.at("workload") << " " << row.at("size");
   }
   const auto json = nlohmann::json::parse(read_file(out / "compare.json"));
-  EXPECT_NE(json["method"]["interval"].get<std::string>().find("signed-rank"), std::string::npos);
+  EXPECT_NE(json["method"]["interval"].get<std::string>().find("sign-test"), std::string::npos);
   EXPECT_EQ(json["metric"], "ns_per_op");
   EXPECT_TRUE(json["rows"][0].contains("before_ns_per_op"));
   EXPECT_EQ(json["geomean_change_by_backend"].size(), 3u);
@@ -107,8 +107,8 @@ TEST(CompareEndToEnd, IdenticalPluginsShowNoChangeInCountsAndAVerdictForEveryCel
 TEST(CompareEndToEnd, BothSidesOfACellRunAtOneIterationCount) {
   testing::TempDir dir;
   const auto out = dir.path() / "cmp";
-  const CliResult r =
-      run_cli(compare_args("backend=system,policy=padded", "backend=system,policy=exact", out, {"--processes", "2"}));
+  const CliResult r = run_cli(compare_args("backend=system,policy=padded", "backend=system,policy=exact", out,
+                                           {"--processes", "2", "--interleave", "process"}));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto results = nlohmann::json::parse(read_file(out / "results.json"));
   const auto compare = nlohmann::json::parse(read_file(out / "compare.json"));
@@ -124,6 +124,33 @@ TEST(CompareEndToEnd, BothSidesOfACellRunAtOneIterationCount) {
   for (const auto& w : workers)
     if (w["mode"] == "time") timed.push_back(w["variant"]);
   EXPECT_EQ(timed, (std::vector<std::string>{"system/padded", "system/exact", "system/exact", "system/padded"}));
+}
+
+// By default the two sides are paired cell by cell: each cell a fresh process, the two sides'
+// processes of a cell back to back, which side goes first alternating by round.
+TEST(CompareEndToEnd, TheTwoSidesOfACellRunBackToBack) {
+  testing::TempDir dir;
+  const auto out = dir.path() / "cmp";
+  const CliResult r = run_cli(compare_args("backend=system,policy=padded", "backend=system,policy=exact", out,
+                                           {"--workload", "allocate"}));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto results = nlohmann::json::parse(read_file(out / "results.json"));
+  EXPECT_EQ(results["protocol"]["process_mode"], "fresh-process-per-cell");
+  std::vector<nlohmann::json> timed;
+  for (const auto& w : results["workers"])
+    if (w["mode"] == "time") timed.push_back(w);
+  ASSERT_EQ(timed.size(), 4u * 2u * 6u);  // 4 cells, 2 sides, 6 rounds
+  const auto& cells = results["cells"];
+  for (std::size_t i = 0; i + 1 < timed.size(); i += 2) {
+    ASSERT_EQ(timed[i]["cells"].size(), 1u);
+    const auto& a = cells[timed[i]["cells"][0].get<int>()];
+    const auto& b = cells[timed[i + 1]["cells"][0].get<int>()];
+    EXPECT_NE(a["variant"], b["variant"]);
+    for (const char* axis : {"workload", "size", "requested_align", "preferred_align", "live"}) EXPECT_EQ(a[axis], b[axis]);
+    EXPECT_EQ(timed[i]["round"], timed[i + 1]["round"]);
+    // Round 1 baseline first, round 2 candidate first, ...
+    EXPECT_EQ(a["variant"] == "system/padded", timed[i]["round"].get<int>() % 2 == 1) << timed[i].dump();
+  }
 }
 
 TEST(CompareEndToEnd, AllocatorSubjectPreloadAndAnotherWorkerBuild) {

@@ -110,6 +110,24 @@ ShiftInterval signed_rank_interval(std::vector<double> d, double confidence) {
   return order_statistic_interval(walsh, confidence, [n](long t) { return signed_rank_cdf(n, t); });
 }
 
+double binomial_half_cdf(int n, long k) {
+  if (n < 1) throw std::invalid_argument("sign distribution of no differences");
+  if (k < 0) return 0;
+  if (k >= n) return 1;
+  // Sum of C(n, i) / 2^n in logs, exact enough for any n abench runs.
+  double sum = 0;
+  for (long i = 0; i <= k; ++i)
+    sum += std::exp(std::lgamma(n + 1.0) - std::lgamma(i + 1.0) - std::lgamma(n - i + 1.0) - n * std::log(2.0));
+  return std::min(sum, 1.0);
+}
+
+ShiftInterval sign_interval(std::vector<double> d, double confidence) {
+  if (d.empty()) throw std::invalid_argument("sign interval of no differences");
+  std::sort(d.begin(), d.end());
+  const int n = static_cast<int>(d.size());
+  return order_statistic_interval(d, confidence, [n](long k) { return binomial_half_cdf(n, k); });
+}
+
 ShiftInterval rank_sum_interval(const std::vector<double>& before, const std::vector<double>& after,
                                 double confidence) {
   if (before.empty() || after.empty()) throw std::invalid_argument("rank-sum interval of an empty sample");

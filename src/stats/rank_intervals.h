@@ -21,6 +21,11 @@ struct ShiftInterval {
 // the shift. Precondition: not empty.
 ShiftInterval signed_rank_interval(std::vector<double> differences, double confidence);
 
+// The median of paired differences: the sign test's interval, order statistics of the
+// differences themselves; valid when they are independent with that median, whatever
+// their distribution (no symmetry). Its estimate is their median. Precondition: not empty.
+ShiftInterval sign_interval(std::vector<double> differences, double confidence);
+
 // The shift of `after` against `before` (after - before); valid when the two samples are
 // independent and differ by a shift. Precondition: neither empty.
 ShiftInterval rank_sum_interval(const std::vector<double>& before, const std::vector<double>& after,
@@ -34,6 +39,7 @@ int min_processes_for(double confidence);
 // Exact up to 60 differences and 400 pairs, a normal approximation with continuity
 // correction beyond.
 double signed_rank_cdf(int n, long t);
+double binomial_half_cdf(int n, long k);  // P(B <= k), B ~ Binomial(n, 1/2)
 double rank_sum_cdf(int m, int n, long u);
 
 }  // namespace abench

@@ -66,7 +66,7 @@ Judgement judge_change(const CellSides& sides, double confidence, double bar) {
   std::vector<double> d;
   j.paired = differences_by_round(sides, before, after, d);
   j.replicates = j.paired ? static_cast<int>(d.size()) : static_cast<int>(std::min(before.size(), after.size()));
-  const ShiftInterval shift = j.paired ? signed_rank_interval(d, confidence) : rank_sum_interval(before, after, confidence);
+  const ShiftInterval shift = j.paired ? sign_interval(d, confidence) : rank_sum_interval(before, after, confidence);
   j.change = std::expm1(shift.estimate);
   if (sides.exact_metric) {
     // A count that repeats exactly has no sampling error: the interval is the range of

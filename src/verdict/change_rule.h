@@ -5,11 +5,11 @@
 // A cell's two sides are reduced to one figure a process (its median sample), on a log
 // scale. When both sides ran in the same rounds of one interleaved run, round r's two
 // processes are a pair and d_r = log(after_r / before_r); what the machine did during the
-// round cancels in d_r. The interval of the shift is the exact Wilcoxon signed-rank interval
-// over the d_r; the change is its Hodges-Lehmann estimate. Sides of different runs share
-// nothing round by round: the exact rank-sum interval over the two sets of process medians.
-// Both hold their coverage with any distribution of the noise, with as few rounds as they
-// can reach it at all, and say so in words below that.
+// round cancels in d_r. The change is the median of the d_r and its interval the exact
+// sign-test interval (order statistics of the d_r): valid whatever the distribution of the
+// noise, and one wild round moves it by one rank, not by its size. Sides of different runs
+// share nothing round by round: the exact rank-sum interval over the two sets of process
+// medians. Below the rounds a confidence needs, the judgement says so in words.
 #pragma once
 
 #include <string>
