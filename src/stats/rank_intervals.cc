@@ -9,8 +9,8 @@
 namespace abench {
 namespace {
 
-constexpr int kExactSignedRankLimit = 60;    // n(n+1)/2 = 1830 sums
-constexpr long kExactRankSumLimit = 400;     // m * n pairs
+constexpr int kMostRounds = 1000;        // --processes allows no more
+constexpr long kExactRankSumLimit = 400;  // m * n pairs
 
 double normal_cdf(double z) { return 0.5 * std::erfc(-z / std::sqrt(2.0)); }
 
@@ -36,30 +36,6 @@ ShiftInterval order_statistic_interval(const std::vector<double>& sorted, double
 }
 
 }  // namespace
-
-double signed_rank_cdf(int n, long t) {
-  if (n < 1) throw std::invalid_argument("signed-rank distribution of no differences");
-  const long most = static_cast<long>(n) * (n + 1) / 2;
-  if (t < 0) return 0;
-  if (t >= most) return 1;
-  if (n > kExactSignedRankLimit) {
-    const double mean = static_cast<double>(most) / 2;
-    const double sd = std::sqrt(static_cast<double>(n) * (n + 1) * (2 * n + 1) / 24);
-    return normal_cdf((static_cast<double>(t) + 0.5 - mean) / sd);
-  }
-  // P(T+ = s) over the 2^n equally likely signs, one rank at a time.
-  std::vector<double> p(static_cast<std::size_t>(most) + 1, 0.0);
-  p[0] = 1;
-  long reach = 0;
-  for (int rank = 1; rank <= n; ++rank) {
-    reach += rank;
-    for (long s = reach; s >= 0; --s)
-      p[static_cast<std::size_t>(s)] = (p[static_cast<std::size_t>(s)] + (s >= rank ? p[static_cast<std::size_t>(s - rank)] : 0)) / 2;
-  }
-  double sum = 0;
-  for (long s = 0; s <= t; ++s) sum += p[static_cast<std::size_t>(s)];
-  return std::min(sum, 1.0);
-}
 
 double rank_sum_cdf(int m, int n, long u) {
   if (m < 1 || n < 1) throw std::invalid_argument("rank-sum distribution of an empty sample");
@@ -99,17 +75,6 @@ double rank_sum_cdf(int m, int n, long u) {
   return std::min(sum, 1.0);
 }
 
-ShiftInterval signed_rank_interval(std::vector<double> d, double confidence) {
-  if (d.empty()) throw std::invalid_argument("signed-rank interval of no differences");
-  std::vector<double> walsh;
-  walsh.reserve(d.size() * (d.size() + 1) / 2);
-  for (std::size_t i = 0; i < d.size(); ++i)
-    for (std::size_t j = i; j < d.size(); ++j) walsh.push_back((d[i] + d[j]) / 2);
-  std::sort(walsh.begin(), walsh.end());
-  const int n = static_cast<int>(d.size());
-  return order_statistic_interval(walsh, confidence, [n](long t) { return signed_rank_cdf(n, t); });
-}
-
 double binomial_half_cdf(int n, long k) {
   if (n < 1) throw std::invalid_argument("sign distribution of no differences");
   if (k < 0) return 0;
@@ -141,9 +106,9 @@ ShiftInterval rank_sum_interval(const std::vector<double>& before, const std::ve
 }
 
 int min_rounds_for(double confidence) {
-  for (int n = 1; n <= kExactSignedRankLimit; ++n)
-    if (1 - 2 * signed_rank_cdf(n, 0) >= confidence - 1e-12) return n;
-  return kExactSignedRankLimit;
+  for (int n = 1; n < kMostRounds; ++n)
+    if (1 - 2 * binomial_half_cdf(n, 0) >= confidence - 1e-12) return n;
+  return kMostRounds;
 }
 
 int min_processes_for(double confidence) {

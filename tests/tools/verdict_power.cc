@@ -4,7 +4,10 @@
 // workload is multiplied by a factor (a known change planted in real noise), the other
 // workloads' calls standing for false alarms. docs/statistics.md quotes its output.
 //
-//   abench-verdict-power results/<time>-compare-default/results.json [factor...]
+//   abench-verdict-power RESULTS.json [MORE.json...] [factor...]
+//
+// Several files of the same compare plan are pooled round by round (as the gate's
+// confirmation pools its second run): their rounds add up.
 #include <cstdio>
 #include <map>
 #include <set>
@@ -12,6 +15,7 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "src/compare.h"
 #include "src/errors.h"
@@ -32,13 +36,19 @@ bool called(const GatePair& pair, double factor, const CompareSettings& settings
 
 int run(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: abench-verdict-power RESULTS.json [factor...]\n");
+    std::fprintf(stderr, "usage: abench-verdict-power RESULTS.json [MORE.json...] [factor...]\n");
     return 2;
   }
   std::vector<double> factors;
-  for (int i = 2; i < argc; ++i) factors.push_back(std::stod(argv[i]));
+  std::vector<std::string> files;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg.ends_with(".json")) files.push_back(arg);
+    else factors.push_back(std::stod(arg));
+  }
   if (factors.empty()) factors = {1.10, 1.05, 1.03};
-  const StoredResults results = load_results_file(argv[1]);
+  StoredResults results = load_results_file(files.at(0));
+  for (std::size_t f = 1; f < files.size(); ++f) pool_rounds(results, load_results_file(files[f]));
   std::vector<GatePair> pairs = pair_results(results, results);
   std::erase_if(pairs, [](const GatePair& p) { return !p.problem.empty(); });
   const CompareSettings settings;
@@ -50,8 +60,9 @@ int run(int argc, char** argv) {
     aa += called(p, 1.0, settings);
     paired += !p.before_rounds.empty();
   }
-  fmt::print("{}: {} cells ({} paired by round); as measured (A/A) {} called faster or slower ({:.1f}%)\n", argv[1],
-             pairs.size(), paired, aa, 100.0 * aa / static_cast<double>(pairs.size()));
+  fmt::print("{}: {} cells ({} paired by round, {} rounds); as measured (A/A) {} called faster or slower ({:.1f}%)\n",
+             fmt::join(files, " + "), pairs.size(), paired, pairs.empty() ? 0 : pairs.front().before.size(), aa,
+             100.0 * aa / static_cast<double>(pairs.size()));
   fmt::print("| factor | workload | found in it | called elsewhere |\n|--:|---|--:|--:|\n");
   for (double factor : factors)
     for (const std::string& workload : workloads) {
