@@ -33,6 +33,19 @@ std::string_view name_of(Verdict v) {
   return "?";
 }
 
+CompareTally tally_of(const Comparison& c) {
+  CompareTally t;
+  for (const CompareRow& row : c.rows) {
+    if (row.verdict == Verdict::undecided) ++t.undecided;
+    if (row.verdict == Verdict::failed || row.verdict == Verdict::undecided) continue;
+    ++t.judged;
+    t.calls += row.verdict == Verdict::slower || row.verdict == Verdict::faster;
+    t.expected_false_calls += row.judgement->false_call_rate();
+    t.least_coverage = std::min(t.least_coverage, row.judgement->coverage);
+  }
+  return t;
+}
+
 Comparison compare_results(const RunResults& results, const CompareSettings& settings) {
   Comparison c;
   c.settings = settings;
@@ -83,13 +96,7 @@ Comparison compare_results(const RunResults& results, const CompareSettings& set
         case Call::unchanged: row.verdict = Verdict::unchanged; break;
         case Call::undecided: row.verdict = Verdict::undecided; break;
       }
-      if (row.verdict == Verdict::undecided) {
-        row.problem = row.judgement->reason;
-        ++c.undecided;
-      } else {
-        ++c.judged;
-        c.expected_false_calls += row.judgement->false_call_rate();
-      }
+      if (row.verdict == Verdict::undecided) row.problem = row.judgement->reason;
       // The geometric mean is an estimate, not a verdict: undecided cells count too.
       if (row.spec.workload != Workload::noop)
         log_ratios[c.pair_backends[row.pair]].push_back(std::log1p(row.judgement->change));
@@ -110,12 +117,12 @@ Comparison compare_results(const RunResults& results, const CompareSettings& set
     c.geomean_change = std::exp(sum / static_cast<double>(all.size())) - 1;
   }
 
-  if (c.undecided > 0) {
+  if (const int undecided = tally_of(c).undecided; undecided > 0) {
     const auto first = std::find_if(c.rows.begin(), c.rows.end(),
                                     [](const CompareRow& r) { return r.verdict == Verdict::undecided; });
     c.warnings.push_back(fmt::format("{} cell{} undecided: {}. abench does not guess a verdict the rounds "
                                      "cannot support.",
-                                     c.undecided, c.undecided == 1 ? "" : "s", first->problem));
+                                     undecided, undecided == 1 ? "" : "s", first->problem));
   }
   for (const auto& row : c.rows)
     if (row.verdict == Verdict::failed) {

@@ -45,12 +45,20 @@ struct Comparison {
   std::vector<CompareRow> rows;
   std::map<std::string, double> geomean_change_by_backend;  // exp(mean log ratio) - 1
   std::optional<double> geomean_change;
-  // With nothing changed, how many slower/faster calls chance alone would make (at most):
-  // the sum over judged rows of 1 - their interval's coverage.
-  double expected_false_calls = 0;
-  int judged = 0, undecided = 0;
   std::vector<std::string> warnings;
 };
+
+// What the rows add up to, for the footer and compare.json.
+struct CompareTally {
+  int calls = 0;      // slower or faster
+  int judged = 0;     // rows with a verdict (~, slower, faster)
+  int undecided = 0;  // too few rounds for the confidence
+  // With nothing changed, how many calls chance alone would make (at most): the sum over
+  // judged rows of 1 - their interval's coverage; and the smallest such coverage.
+  double expected_false_calls = 0;
+  double least_coverage = 1;
+};
+CompareTally tally_of(const Comparison& c);
 
 // results must come from make_compare_plan (variant 2p baseline, 2p+1 candidate).
 Comparison compare_results(const RunResults& results, const CompareSettings& settings);

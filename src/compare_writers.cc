@@ -1,6 +1,4 @@
 // compare.md (ready to paste into a pull request), compare.csv and compare.json.
-#include <algorithm>
-
 #include <fmt/format.h>
 
 #include "src/compare.h"
@@ -54,20 +52,6 @@ std::string verdict_text(const CompareRow& row) {
   return std::string(name_of(row.verdict));
 }
 
-int calls(const Comparison& c) {
-  return static_cast<int>(std::count_if(c.rows.begin(), c.rows.end(), [](const CompareRow& r) {
-    return r.verdict == Verdict::slower || r.verdict == Verdict::faster;
-  }));
-}
-
-// The judged rows' smallest coverage: every interval covers at least this.
-double least_coverage(const Comparison& c) {
-  double least = 1;
-  for (const CompareRow& row : c.rows)
-    if (row.judgement && row.verdict != Verdict::undecided) least = std::min(least, row.judgement->coverage);
-  return least;
-}
-
 std::string method_text(const Comparison& c) {
   if (c.measure == Measure::instructions)
     return "exact counts: the interval is the range of the rounds' changes, and a change is called when that "
@@ -103,12 +87,11 @@ std::string comparison_markdown(const Comparison& c) {
   for (const auto& [backend, change] : c.geomean_change_by_backend)
     out += fmt::format("Geometric-mean change, {}: {}\n", backend, percent(change));
   if (c.geomean_change) out += fmt::format("Geometric-mean change, overall: {}\n", percent(*c.geomean_change));
-  if (c.judged > 0)
+  if (const CompareTally t = tally_of(c); t.judged > 0)
     out += fmt::format("\nFaster or slower: {} of {} judged cells. With nothing changed, chance alone would call "
                        "about {:.1f} of them (at most; each interval covers at least {:.1f}%, and changes under "
                        "{:.1f}% are never called).\n",
-                       calls(c), c.judged, c.expected_false_calls, least_coverage(c) * 100,
-                       c.settings.min_effect * 100);
+                       t.calls, t.judged, t.expected_false_calls, t.least_coverage * 100, c.settings.min_effect * 100);
   for (const auto& w : c.warnings) out += "\n> **Note:** " + w + "\n";
   return out;
 }
@@ -156,6 +139,7 @@ void put_change(nlohmann::json& j, const std::optional<Judgement>& judgement, co
 
 nlohmann::json comparison_json(const Comparison& c) {
   const MetricNames& m = metric_names(c.measure);
+  const CompareTally t = tally_of(c);
   nlohmann::json rows = nlohmann::json::array();
   auto opt = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); };
   for (const CompareRow& row : c.rows) {
@@ -190,10 +174,10 @@ nlohmann::json comparison_json(const Comparison& c) {
                       {"confidence", c.settings.confidence},
                       {"min_effect", c.settings.min_effect}}},
           {"processes_per_side", c.processes},
-          {"judged", c.judged},
-          {"undecided", c.undecided},
-          {"calls", calls(c)},
-          {"expected_false_calls", c.expected_false_calls},
+          {"judged", t.judged},
+          {"undecided", t.undecided},
+          {"calls", t.calls},
+          {"expected_false_calls", t.expected_false_calls},
           {"baselines", c.baseline_labels},
           {"candidates", c.candidate_labels},
           {"rows", rows},

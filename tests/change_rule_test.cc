@@ -117,12 +117,25 @@ TEST(ChangeRule, FalseCallRateHoldsForSidesOfDifferentRuns) {
   }
 }
 
-// The minimum effect takes out calls of negligible changes, so an A/A table at compare's
-// defaults calls fewer cells than the level.
-TEST(ChangeRule, TheMinimumEffectOnlyRemovesCalls) {
+// The bar: a change the rounds agree on but smaller than the bar is never called; one at
+// least the bar is. Compare's minimum effect and the gate's threshold both go through it.
+TEST(ChangeRule, AChangeBelowTheBarIsNotCalled) {
+  CellSides sides;
+  for (int r = 1; r <= 6; ++r) {
+    sides.before.push_back({100, 100.1, 99.9});
+    sides.after.push_back({100.5 + 0.01 * r, 100.6, 100.4});  // +0.5% in every round
+    sides.before_rounds.push_back(r);
+    sides.after_rounds.push_back(r);
+  }
+  EXPECT_EQ(judge_change(sides, 0.95, 0).call, Call::slower);
+  EXPECT_EQ(judge_change(sides, 0.95, 0.004).call, Call::slower);
+  const Judgement below = judge_change(sides, 0.95, 0.01);
+  EXPECT_EQ(below.call, Call::unchanged);
+  EXPECT_GT(below.low, 0);  // significant, only too small
+  // Over many unchanged cells the bar only takes calls away.
   const Noise noise;
   auto make = [&](std::mt19937_64& rng) { return interleaved_cell(6, 1.0, noise, rng); };
-  EXPECT_LE(calls_in(2000, 7, make, 0.01), calls_in(2000, 7, make, 0));
+  EXPECT_LT(calls_in(2000, 7, make, 0.01), calls_in(2000, 7, make, 0));
 }
 
 TEST(ChangeRule, FindsARealShiftThroughRoundDrift) {

@@ -137,8 +137,11 @@ TEST(PerfEndToEnd, SoftwareCountersAreReadAroundEveryBatch) {
     ASSERT_EQ(cell["status"], "ok") << cell.dump();
     const double task_clock = cell["task_clock_ns_per_op"].get<double>();
     const double wall = cell["counters_per_op"]["ns"].get<double>();
-    EXPECT_GT(task_clock, 0.5 * wall) << cell.dump();
-    EXPECT_LT(task_clock, 1.5 * wall) << cell.dump();
+    // A single-threaded batch cannot run longer on the CPU than on the clock; how much
+    // less depends on the machine's load (descheduled time is wall time only), so no lower
+    // bound but that it counted something.
+    EXPECT_GT(task_clock, 0.0) << cell.dump();
+    EXPECT_LT(task_clock, 1.05 * wall) << cell.dump();
     EXPECT_TRUE(cell["counters_per_op"].contains("page-faults"));
     const auto& process = cell["processes"][0];
     EXPECT_EQ(process["samples_task_clock_ns_per_op"].size(), process["counter_samples_per_op"]["ns"].size());

@@ -15,17 +15,18 @@ constexpr long kExactRankSumLimit = 400;  // m * n pairs
 double normal_cdf(double z) { return 0.5 * std::erfc(-z / std::sqrt(2.0)); }
 
 // The interval between the k-th smallest and k-th largest of `sorted`, for the largest k
-// whose coverage 1 - 2 P(statistic <= k - 1) still reaches the confidence.
-template <class Cdf>
-ShiftInterval order_statistic_interval(const std::vector<double>& sorted, double confidence, Cdf cdf) {
+// whose coverage 1 - 2 P(statistic <= k - 1) still reaches the confidence. `cumulative[v]`
+// is P(statistic <= v), computed once per interval.
+ShiftInterval order_statistic_interval(const std::vector<double>& sorted, double confidence,
+                                       const std::vector<double>& cumulative) {
   ShiftInterval result;
   result.estimate = median(sorted);
   const auto count = static_cast<long>(sorted.size());
   long k = 1;
-  result.coverage = 1 - 2 * cdf(0);
+  result.coverage = 1 - 2 * cumulative[0];
   result.reached = result.coverage >= confidence - 1e-12;
   while (result.reached && k + 1 <= (count + 1) / 2) {
-    const double wider = 1 - 2 * cdf(k);  // coverage of the interval at k + 1
+    const double wider = 1 - 2 * cumulative[static_cast<std::size_t>(k)];  // coverage at k + 1
     if (wider < confidence - 1e-12) break;
     ++k;
     result.coverage = wider;
@@ -35,17 +36,32 @@ ShiftInterval order_statistic_interval(const std::vector<double>& sorted, double
   return result;
 }
 
-}  // namespace
+// P(B <= k) for k = 0..n, B ~ Binomial(n, 1/2): C(n, i) / 2^n in logs, exact enough for any
+// n abench runs.
+std::vector<double> binomial_half_cumulative(int n) {
+  if (n < 1) throw std::invalid_argument("sign distribution of no differences");
+  std::vector<double> cumulative(static_cast<std::size_t>(n) + 1);
+  double sum = 0;
+  for (int i = 0; i <= n; ++i) {
+    sum += std::exp(std::lgamma(n + 1.0) - std::lgamma(i + 1.0) - std::lgamma(n - i + 1.0) - n * std::log(2.0));
+    cumulative[static_cast<std::size_t>(i)] = std::min(sum, 1.0);
+  }
+  cumulative.back() = 1;
+  return cumulative;
+}
 
-double rank_sum_cdf(int m, int n, long u) {
+// P(U <= u) for u = 0..m*n: exact up to kExactRankSumLimit pairs, normal beyond.
+std::vector<double> rank_sum_cumulative(int m, int n) {
   if (m < 1 || n < 1) throw std::invalid_argument("rank-sum distribution of an empty sample");
   const long most = static_cast<long>(m) * n;
-  if (u < 0) return 0;
-  if (u >= most) return 1;
+  std::vector<double> cumulative(static_cast<std::size_t>(most) + 1);
   if (most > kExactRankSumLimit) {
     const double mean = static_cast<double>(most) / 2;
     const double sd = std::sqrt(static_cast<double>(most) * (m + n + 1) / 12);
-    return normal_cdf((static_cast<double>(u) + 0.5 - mean) / sd);
+    for (long u = 0; u <= most; ++u)
+      cumulative[static_cast<std::size_t>(u)] = normal_cdf((static_cast<double>(u) + 0.5 - mean) / sd);
+    cumulative.back() = 1;
+    return cumulative;
   }
   // p[i][j][u]: P(U = u) for samples of i and j, from the last element's two possibilities
   // (the largest of all i + j values is a `before` with probability i / (i + j)).
@@ -69,28 +85,28 @@ double rank_sum_cdf(int m, int n, long u) {
         if (v < fewer_after.size()) cell[v] += from_after * fewer_after[v];
       }
     }
-  const auto& dist = p[static_cast<std::size_t>(m)][static_cast<std::size_t>(n)];
   double sum = 0;
-  for (long v = 0; v <= u; ++v) sum += dist[static_cast<std::size_t>(v)];
-  return std::min(sum, 1.0);
+  const auto& dist = p[static_cast<std::size_t>(m)][static_cast<std::size_t>(n)];
+  for (std::size_t v = 0; v < dist.size(); ++v) cumulative[v] = std::min(sum += dist[v], 1.0);
+  return cumulative;
 }
 
-double binomial_half_cdf(int n, long k) {
-  if (n < 1) throw std::invalid_argument("sign distribution of no differences");
-  if (k < 0) return 0;
-  if (k >= n) return 1;
-  // Sum of C(n, i) / 2^n in logs, exact enough for any n abench runs.
-  double sum = 0;
-  for (long i = 0; i <= k; ++i)
-    sum += std::exp(std::lgamma(n + 1.0) - std::lgamma(i + 1.0) - std::lgamma(n - i + 1.0) - n * std::log(2.0));
-  return std::min(sum, 1.0);
+double at(const std::vector<double>& cumulative, long v) {
+  if (v < 0) return 0;
+  if (v >= static_cast<long>(cumulative.size()) - 1) return 1;
+  return cumulative[static_cast<std::size_t>(v)];
 }
+
+}  // namespace
+
+double rank_sum_cdf(int m, int n, long u) { return at(rank_sum_cumulative(m, n), u); }
+
+double binomial_half_cdf(int n, long k) { return at(binomial_half_cumulative(n), k); }
 
 ShiftInterval sign_interval(std::vector<double> d, double confidence) {
   if (d.empty()) throw std::invalid_argument("sign interval of no differences");
   std::sort(d.begin(), d.end());
-  const int n = static_cast<int>(d.size());
-  return order_statistic_interval(d, confidence, [n](long k) { return binomial_half_cdf(n, k); });
+  return order_statistic_interval(d, confidence, binomial_half_cumulative(static_cast<int>(d.size())));
 }
 
 ShiftInterval rank_sum_interval(const std::vector<double>& before, const std::vector<double>& after,
@@ -101,8 +117,8 @@ ShiftInterval rank_sum_interval(const std::vector<double>& before, const std::ve
   for (double b : before)
     for (double a : after) differences.push_back(a - b);
   std::sort(differences.begin(), differences.end());
-  const int m = static_cast<int>(before.size()), n = static_cast<int>(after.size());
-  return order_statistic_interval(differences, confidence, [m, n](long u) { return rank_sum_cdf(m, n, u); });
+  return order_statistic_interval(
+      differences, confidence, rank_sum_cumulative(static_cast<int>(before.size()), static_cast<int>(after.size())));
 }
 
 int min_rounds_for(double confidence) {

@@ -70,13 +70,13 @@ Judgement judge_change(const CellSides& sides, double confidence, double bar) {
   j.change = std::expm1(shift.estimate);
   if (sides.exact_metric) {
     // A count that repeats exactly has no sampling error: the interval is the range of
-    // the differences, and it is all the confidence there is to have.
-    std::vector<double> all = d;
-    if (!j.paired)
-      for (double b : before)
-        for (double a : after) all.push_back(a - b);
-    j.low = std::expm1(*std::min_element(all.begin(), all.end()));
-    j.high = std::expm1(*std::max_element(all.begin(), all.end()));
+    // the differences (round by round, or over all pairs of processes), and it is all the
+    // confidence there is to have.
+    const auto [d_low, d_high] = std::minmax_element(d.begin(), d.end());
+    const auto [b_low, b_high] = std::minmax_element(before.begin(), before.end());
+    const auto [a_low, a_high] = std::minmax_element(after.begin(), after.end());
+    j.low = std::expm1(j.paired ? *d_low : *a_low - *b_high);
+    j.high = std::expm1(j.paired ? *d_high : *a_high - *b_low);
     j.coverage = 1;
   } else {
     j.low = std::expm1(shift.low);
