@@ -29,12 +29,16 @@ std::string object_defining_malloc() {
   return object_of(symbol);
 }
 
+std::string mimalloc_version_text(int v) {
+  if (v >= 10000) return std::to_string(v / 10000) + "." + std::to_string((v / 100) % 100) + "." + std::to_string(v % 100);
+  return std::to_string(v / 100) + "." + std::to_string((v / 10) % 10) + "." + std::to_string(v % 10);
+}
+
 namespace {
 // The version of a preloaded allocator, asked through whichever version query it exports.
 std::string preloaded_version() {
   if (auto* mi_version = reinterpret_cast<int (*)()>(dlsym(RTLD_DEFAULT, "mi_version"))) {
-    const int v = mi_version();
-    return "mimalloc " + std::to_string(v / 100) + "." + std::to_string((v / 10) % 10) + "." + std::to_string(v % 10);
+    return "mimalloc " + mimalloc_version_text(mi_version());
   }
   using Mallctl = int (*)(const char*, void*, std::size_t*, void*, std::size_t);
   if (auto* mallctl = reinterpret_cast<Mallctl>(dlsym(RTLD_DEFAULT, "mallctl"))) {

@@ -8,6 +8,10 @@
 
 namespace abench::backend {
 
+// mi_version() as text: 2.x encodes major, minor, patch as 217 (2.1.7); 3.x uses two
+// digits each for minor and patch, 30302 (3.3.2).
+std::string mimalloc_version_text(int encoded);
+
 // Path of the object whose `malloc` the dynamic linker resolves first ("" if unknown).
 std::string object_defining_malloc();
 

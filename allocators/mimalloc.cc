@@ -11,10 +11,7 @@ constexpr std::size_t kNaturalAlign = 8;
 }  // namespace
 
 Identity identify() {
-  const int v = mi_version();  // e.g. 209 for 2.0.9
-  std::string version = std::to_string(v / 100) + "." + std::to_string((v / 10) % 10) + "." +
-                        std::to_string(v % 10);
-  return identity_from_malloc_object("mimalloc", version, "libmimalloc");
+  return identity_from_malloc_object("mimalloc", mimalloc_version_text(mi_version()), "libmimalloc");
 }
 
 void* allocate(std::size_t size, std::size_t align) noexcept {

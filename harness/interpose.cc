@@ -4,12 +4,19 @@
 // entry points (backend::raw), never to the `malloc` symbol, which would be this again.
 //
 // Linked only into abench-counter-<backend>; timed workers never carry it.
+// Allocators export helpers of their own (mimalloc: strdup, strndup, realpath, reallocarray,
+// pvalloc, ...) that allocate without passing through the `malloc` symbol, so libc's helpers
+// are defined here too, in terms of the counted malloc: a preloaded allocator's version
+// would otherwise allocate uncounted.
 // Not covered: allocator-specific entry points called by outside code (mi_malloc, mallocx,
 // tc_malloc) are not interposed; the harness's own calls to them are counted by
 // CountingAllocator.
 #include <dlfcn.h>
+#include <limits.h>
+#include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <new>
 
@@ -70,7 +77,55 @@ void* memalign(std::size_t align, std::size_t size) {
   return block;
 }
 
-void* valloc(std::size_t size) { return memalign(4096, size); }
+namespace {
+std::size_t page_size() { return static_cast<std::size_t>(sysconf(_SC_PAGESIZE)); }
+}  // namespace
+
+void* valloc(std::size_t size) { return memalign(page_size(), size); }
+
+void* pvalloc(std::size_t size) {
+  const std::size_t page = page_size();
+  if (size > SIZE_MAX - page) {
+    errno = ENOMEM;
+    return nullptr;
+  }
+  return memalign(page, size == 0 ? page : (size + page - 1) & ~(page - 1));
+}
+
+void* reallocarray(void* block, std::size_t count, std::size_t size) {
+  std::size_t bytes = 0;
+  if (__builtin_mul_overflow(count, size, &bytes)) {
+    errno = ENOMEM;
+    return nullptr;
+  }
+  return realloc(block, bytes);
+}
+
+char* strndup(const char* text, std::size_t most) {
+  const std::size_t length = strnlen(text, most);
+  auto* copy = static_cast<char*>(malloc(length + 1));
+  if (copy == nullptr) return nullptr;
+  std::memcpy(copy, text, length);
+  copy[length] = '\0';
+  return copy;
+}
+
+char* strdup(const char* text) { return strndup(text, SIZE_MAX); }
+
+// realpath(path, nullptr) allocates its answer: resolve into a buffer with the next
+// realpath (libc's or the allocator's), then copy with the counted strdup.
+char* realpath(const char* path, char* resolved) noexcept {
+  using Realpath = char* (*)(const char*, char*);
+  static const auto next = reinterpret_cast<Realpath>(dlsym(RTLD_NEXT, "realpath"));
+  if (next == nullptr) {
+    errno = ENOSYS;
+    return nullptr;
+  }
+  if (resolved != nullptr) return next(path, resolved);
+  char buffer[PATH_MAX];
+  if (next(path, buffer) == nullptr) return nullptr;
+  return strdup(buffer);
+}
 
 }  // extern "C"
 

@@ -49,16 +49,31 @@ WorkerHello hello_from(const backend::Identity& id) {
   return hello;
 }
 
-// The interposer must see malloc calls made by code outside the harness: libc's strdup
-// calls malloc internally, so it must count as one request and its free as one free.
+// The interposer must see the allocations of code outside the harness, whichever library
+// defines the helper: libc's strdup calls malloc, a preloaded mimalloc's calls mi_malloc.
+// Each helper must count as exactly one request, and its free as one free.
 std::string interposer_self_test() {
-  start_counting();
-  char* copy = strdup("abench");
-  free(copy);
-  stop_counting();
-  if (counters().requests == 1 && counters().frees == 1) return "";
-  return "the counting interposer saw " + std::to_string(counters().requests) + " requests and " +
-         std::to_string(counters().frees) + " frees for one strdup and free (expected 1 and 1)";
+  struct Probe {
+    const char* call;
+    void* (*allocate)();
+  };
+  static const Probe probes[] = {
+      {"strdup", [] { return static_cast<void*>(strdup("abench")); }},
+      {"strndup", [] { return static_cast<void*>(strndup("abench", 3)); }},
+      {"realpath(\".\", NULL)", [] { return static_cast<void*>(realpath(".", nullptr)); }},
+      {"reallocarray(NULL, ...)", [] { return reallocarray(nullptr, 4, 8); }},
+  };
+  for (const Probe& probe : probes) {
+    start_counting();
+    void* block = probe.allocate();
+    free(block);
+    stop_counting();
+    if (block == nullptr) return std::string("the counting self-test's ") + probe.call + " returned NULL";
+    if (counters().requests != 1 || counters().frees != 1)
+      return "the counting interposer saw " + std::to_string(counters().requests) + " requests and " +
+             std::to_string(counters().frees) + " frees for one " + probe.call + " and free (expected 1 and 1)";
+  }
+  return "";
 }
 
 }  // namespace

@@ -46,6 +46,14 @@ CompareTally tally_of(const Comparison& c) {
   return t;
 }
 
+namespace {
+std::string allocator_of(const RunResults& results, std::size_t variant) {
+  const WorkerHello* hello = hello_of_variant(results, variant);
+  if (hello == nullptr) return "";
+  return fmt::format("{}, malloc from {}", hello->allocator_version, hello->malloc_object);
+}
+}  // namespace
+
 Comparison compare_results(const RunResults& results, const CompareSettings& settings) {
   Comparison c;
   c.settings = settings;
@@ -55,6 +63,8 @@ Comparison compare_results(const RunResults& results, const CompareSettings& set
   for (std::size_t v = 0; v + 1 < plan.variants.size(); v += 2) {
     c.baseline_labels.push_back(plan.variants[v].label());
     c.candidate_labels.push_back(plan.variants[v + 1].label());
+    c.baseline_allocators.push_back(allocator_of(results, v));
+    c.candidate_allocators.push_back(allocator_of(results, v + 1));
     c.pair_backends.push_back(plan.variants[v].backend == plan.variants[v + 1].backend
                                   ? plan.variants[v].backend
                                   : plan.variants[v].backend + "->" + plan.variants[v + 1].backend);
@@ -71,6 +81,8 @@ Comparison compare_results(const RunResults& results, const CompareSettings& set
     row.after_cell = after.cell.spec.id;
     row.before_counts = before.counts;
     row.after_counts = after.counts;
+    if (!before.counts_unavailable.empty()) row.counts_unavailable = "baseline: " + before.counts_unavailable;
+    else if (!after.counts_unavailable.empty()) row.counts_unavailable = "candidate: " + after.counts_unavailable;
     const CellSummary b = summarize(before, c.processes), a = summarize(after, c.processes);
     row.before_ns = b.ns_per_op;
     row.after_ns = a.ns_per_op;
@@ -123,6 +135,14 @@ Comparison compare_results(const RunResults& results, const CompareSettings& set
     c.warnings.push_back(fmt::format("{} cell{} undecided: {}. abench does not guess a verdict the rounds "
                                      "cannot support.",
                                      undecided, undecided == 1 ? "" : "s", first->problem));
+  }
+  if (const auto without = std::count_if(c.rows.begin(), c.rows.end(),
+                                         [](const CompareRow& r) { return !r.counts_unavailable.empty(); });
+      without > 0) {
+    const auto first = std::find_if(c.rows.begin(), c.rows.end(),
+                                    [](const CompareRow& r) { return !r.counts_unavailable.empty(); });
+    c.warnings.push_back(fmt::format("counts unavailable in {} cell{} (timings and verdicts stand): {}", without,
+                                     without == 1 ? "" : "s", first->counts_unavailable.substr(0, 400)));
   }
   for (const auto& row : c.rows)
     if (row.verdict == Verdict::failed) {

@@ -34,6 +34,7 @@ struct CompareRow {
   Verdict verdict = Verdict::failed;
   std::string problem;  // why there is no verdict (failed or undecided)
   std::optional<CellCounts> before_counts, after_counts;
+  std::string counts_unavailable;  // why a side has no counts ("" when both were counted)
 };
 
 struct Comparison {
@@ -41,6 +42,8 @@ struct Comparison {
   Measure measure = Measure::time;  // what the figures are (metric_names)
   int processes = 0;
   std::vector<std::string> baseline_labels, candidate_labels;  // one per pair
+  // What each side's workers said serves malloc: version and file ("" if none started).
+  std::vector<std::string> baseline_allocators, candidate_allocators;
   std::vector<std::string> pair_backends;
   std::vector<CompareRow> rows;
   std::map<std::string, double> geomean_change_by_backend;  // exp(mean log ratio) - 1

@@ -27,6 +27,7 @@ std::string span(std::uint64_t lo, std::uint64_t hi) {
 // "old → new", or the one value when both sides agree.
 template <class F>
 std::string old_new(const CompareRow& row, F field) {
+  if (!row.counts_unavailable.empty()) return "unavailable";
   if (!row.before_counts || !row.after_counts) return "-";
   const std::string before = field(*row.before_counts), after = field(*row.after_counts);
   return before == after ? before : before + " → " + after;
@@ -64,8 +65,11 @@ std::string method_text(const Comparison& c) {
 
 std::string comparison_markdown(const Comparison& c) {
   std::string out;
-  for (std::size_t p = 0; p < c.baseline_labels.size(); ++p)
+  for (std::size_t p = 0; p < c.baseline_labels.size(); ++p) {
     out += fmt::format("**{}** (before) vs **{}** (after)\n", c.baseline_labels[p], c.candidate_labels[p]);
+    if (p < c.baseline_allocators.size() && !c.baseline_allocators[p].empty())
+      out += fmt::format("- before: {}\n- after: {}\n", c.baseline_allocators[p], c.candidate_allocators[p]);
+  }
   const std::string unit = metric_names(c.measure).column;
   out += fmt::format(
       "\n{} processes a side, one pair a round; before/after: median of the process medians, {}; change = "
@@ -161,6 +165,7 @@ nlohmann::json comparison_json(const Comparison& c) {
     put_change(j, row.judgement, row.problem);
     j["counts_before"] = row.before_counts ? nlohmann::json(*row.before_counts) : nlohmann::json(nullptr);
     j["counts_after"] = row.after_counts ? nlohmann::json(*row.after_counts) : nlohmann::json(nullptr);
+    j["counts_unavailable"] = row.counts_unavailable.empty() ? nlohmann::json(nullptr) : nlohmann::json(row.counts_unavailable);
     rows.push_back(std::move(j));
   }
   nlohmann::json geomeans = nlohmann::json::object();
@@ -180,6 +185,8 @@ nlohmann::json comparison_json(const Comparison& c) {
           {"expected_false_calls", t.expected_false_calls},
           {"baselines", c.baseline_labels},
           {"candidates", c.candidate_labels},
+          {"baseline_allocators", c.baseline_allocators},
+          {"candidate_allocators", c.candidate_allocators},
           {"rows", rows},
           {"geomean_change_by_backend", geomeans},
           {"geomean_change", c.geomean_change ? nlohmann::json(*c.geomean_change) : nlohmann::json(nullptr)},

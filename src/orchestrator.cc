@@ -55,7 +55,12 @@ class JobRunner {
                                        describe(outcome));
       if (!worker_.protocol_error.empty()) reason += ": " + worker_.protocol_error;
       if (!outcome.stderr_tail.empty()) reason += "; stderr: " + last_lines(outcome.stderr_tail);
-      results_.cells[static_cast<std::size_t>(id)].failures.push_back(reason);
+      CellRecord& cell = results_.cells[static_cast<std::size_t>(id)];
+      // A counting run that fails takes only the counts with it, never the timing.
+      if (worker_.job.mode == WorkerMode::count)
+        cell.counts_unavailable = reason;
+      else
+        cell.failures.push_back(reason);
       ++done_;
     }
     hooks_.on_update(results_);
@@ -91,7 +96,7 @@ class JobRunner {
     if (counts.ok)
       cell->counts = counts;
     else
-      cell->failures.push_back(counts.error);
+      cell->counts_unavailable = counts.error;
     reported();
   }
 
@@ -213,7 +218,7 @@ WorkerRequest make_worker_request(const RunResults& results, const Job& job) {
 
 void run_plan(RunResults& results, WorkerLauncher& launcher, const OrchestratorHooks& hooks) {
   results.cells.clear();
-  for (const auto& cell : results.plan.cells) results.cells.push_back({cell, std::nullopt, {}, {}, ""});
+  for (const auto& cell : results.plan.cells) results.cells.push_back({cell, std::nullopt, {}, {}, "", ""});
   std::size_t done = 0;
   std::size_t total = 0;
   for (const auto& job : results.plan.jobs) total += job.cell_ids.size();

@@ -61,6 +61,7 @@ Plan schedule(const Matrix& m, std::vector<Variant> variants, std::uint64_t seed
   Plan plan;
   plan.processes = m.protocol.processes;
   plan.variants = std::move(variants);
+  give_distinct_labels(plan.variants);
 
   std::vector<std::vector<int>> cells_of_variant(plan.variants.size());
   for (std::size_t v = 0; v < plan.variants.size(); ++v)

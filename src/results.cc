@@ -50,6 +50,7 @@ CellSummary summarize(const CellRecord& record, int expected_processes, Measure 
   } else if (s.processes >= expected_processes) {
     s.status = CellStatus::ok;
   }
+  if (!record.counts && !record.counts_unavailable.empty()) s.count_check = "unavailable: " + record.counts_unavailable;
   if (record.counts) {
     const CellCounts& c = *record.counts;
     if (c.requests_min < c.expected_requests_min || c.requests_max > c.expected_requests_max)

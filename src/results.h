@@ -41,6 +41,9 @@ struct CellRecord {
   std::vector<ProcessMeasurement> processes;
   std::vector<std::string> failures;  // one per failed process, with the evidence
   std::string refusal;                // the mode cannot measure this cell honestly
+  // Why the counting run gave no counts (its worker failed or refused to count): the
+  // timing and its verdict stand without them.
+  std::string counts_unavailable;
 };
 
 struct WorkerRecord {
@@ -78,7 +81,7 @@ struct CellSummary {
   bool unstable = false;
   // Below 1 ns per allocating operation the work must have been optimized away.
   bool elision_suspected = false;
-  // Counts: "" (not counted), "ok", or why the requests counted differ from what the
+  // Counts: "" (not counted), "ok", "unavailable: <why>", or why the requests counted differ from what the
   // workload must make by the growth rule.
   std::string count_check;
   // perf modes: each event beside the leader (and "ns"), median of the process medians

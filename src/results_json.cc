@@ -132,6 +132,8 @@ nlohmann::json results_to_json(const RunResults& r) {
                      {"samples", s.samples},
                      {"elision_suspected", s.elision_suspected},
                      {"counts", record.counts ? nlohmann::json(*record.counts) : nlohmann::json(nullptr)},
+                     {"counts_unavailable", record.counts_unavailable.empty() ? nlohmann::json(nullptr)
+                                                                            : nlohmann::json(record.counts_unavailable)},
                      {"count_check", s.count_check.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.count_check)},
                      {"processes", processes}});
     if (!s.counters_per_op.empty()) cells.back()["counters_per_op"] = s.counters_per_op;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <functional>
+#include <map>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -22,14 +24,63 @@ std::string existing_file(const std::string& path, const std::string& where, con
 
 }  // namespace
 
+namespace {
+
+// The label, with each file named by `file_name` (its stem by default).
+std::string label_with(const Variant& v, const std::function<std::string(const std::string&, bool)>& file_name) {
+  std::string text = v.backend + "/" + std::string(name_of(v.policy));
+  if (!v.plugin.empty()) text += "+" + file_name(v.plugin, false);
+  if (!v.preload.empty()) text += "+preload:" + file_name(v.preload, false);
+  if (!v.exe.empty()) text += "+exe:" + file_name(v.exe, true);
+  for (const auto& [key, value] : v.env) text += "+" + key + "=" + value;
+  return text;
+}
+
+// The directories every path in `paths` starts with.
+std::filesystem::path common_directory(const std::vector<std::string>& paths) {
+  std::filesystem::path common = std::filesystem::path(paths.front()).parent_path();
+  for (const std::string& text : paths) {
+    const std::filesystem::path dir = std::filesystem::path(text).parent_path();
+    std::filesystem::path shared;
+    for (auto a = common.begin(), b = dir.begin(); a != common.end() && b != dir.end() && *a == *b; ++a, ++b)
+      shared /= *a;
+    common = shared;
+  }
+  return common;
+}
+
+}  // namespace
+
 std::string Variant::label() const {
   if (!name.empty()) return name;
-  std::string text = backend + "/" + std::string(name_of(policy));
-  if (!plugin.empty()) text += "+" + std::filesystem::path(plugin).stem().string();
-  if (!preload.empty()) text += "+preload:" + std::filesystem::path(preload).stem().string();
-  if (!exe.empty()) text += "+exe:" + std::filesystem::path(exe).filename().string();
-  for (const auto& [key, value] : env) text += "+" + key + "=" + value;
-  return text;
+  return label_with(*this, [](const std::string& path, bool whole_name) {
+    const std::filesystem::path p(path);
+    return (whole_name ? p.filename() : p.stem()).string();
+  });
+}
+
+void give_distinct_labels(std::vector<Variant>& variants) {
+  std::map<std::string, std::vector<std::size_t>> by_label;
+  for (std::size_t i = 0; i < variants.size(); ++i)
+    if (variants[i].name.empty()) by_label[variants[i].label()].push_back(i);
+  for (const auto& [label, members] : by_label) {
+    if (members.size() < 2) continue;
+    std::vector<std::string> paths;
+    for (std::size_t i : members)
+      for (const std::string* path : {&variants[i].plugin, &variants[i].preload, &variants[i].exe})
+        if (!path->empty()) paths.push_back(*path);
+    if (paths.empty()) continue;
+    const std::filesystem::path common = common_directory(paths);
+    for (std::size_t i : members)
+      variants[i].name = label_with(variants[i], [&](const std::string& path, bool) {
+        return std::filesystem::path(path).lexically_relative(common).string();
+      });
+  }
+  std::map<std::string, int> seen;
+  for (Variant& v : variants) {
+    const int n = ++seen[v.label()];
+    if (n > 1) v.name = v.label() + " #" + std::to_string(n);
+  }
 }
 
 VariantSpec parse_variant_spec(const std::string& text, const std::string& option,

@@ -27,6 +27,12 @@ struct Variant {
   std::string label() const;
 };
 
+// Labels are names in every table and export, so no two variants of a plan may share one:
+// where derived labels collide (two builds of one allocator at /opt/a/lib/libx.so and
+// /opt/b/lib/libx.so), each shows its files from where their paths part ("preload:a/lib/libx.so");
+// where the specs are the same, a number tells them apart.
+void give_distinct_labels(std::vector<Variant>& variants);
+
 // A --baseline/--candidate SPEC as written: comma-separated key=value fields
 //   backend=NAME policy=NAME plugin=PATH preload=PATH exe=PATH env=KEY=VALUE label=TEXT
 // An env value may itself contain commas (MALLOC_CONF=a:1,b:2): a field that does not

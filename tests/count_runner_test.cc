@@ -2,6 +2,11 @@
 // malloc-family interposer linked in (built once per backend: count_test_<backend>).
 #include <gtest/gtest.h>
 
+#include <malloc.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <numeric>
 
@@ -44,6 +49,33 @@ TEST(Interposer, IsActiveAndCountsMallocMadeOutsideTheHarness) {
   EXPECT_EQ(counters().frees, 2u);
   EXPECT_EQ(counters().requested_bytes, std::strlen("counted by the interposer") + 1 + 100 + 300);
   EXPECT_EQ(counters().live_bytes, 0u);
+}
+
+// Allocators export these helpers themselves (mimalloc: strdup, strndup, realpath,
+// reallocarray, pvalloc), allocating without the malloc symbol: the interposer defines them,
+// so each is one counted request whichever library comes next.
+TEST(Interposer, CountsTheLibcHelpersThatAllocate) {
+  const long page = sysconf(_SC_PAGESIZE);
+  start_counting();
+  char* dup = strndup("abcdef", 3);
+  char* path = realpath(".", nullptr);
+  void* array = reallocarray(nullptr, 10, 8);
+  void* paged = valloc(10);
+  void* rounded = pvalloc(10);
+  stop_counting();
+  ASSERT_NE(dup, nullptr);
+  ASSERT_NE(path, nullptr);
+  EXPECT_STREQ(dup, "abc");
+  EXPECT_EQ(path[0], '/');
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(paged) % static_cast<std::uintptr_t>(page), 0u);
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(rounded) % static_cast<std::uintptr_t>(page), 0u);
+  EXPECT_EQ(counters().requests, 5u);
+  EXPECT_EQ(counters().requested_bytes, 4 + std::strlen(path) + 1 + 80 + 10 + static_cast<std::uint64_t>(page));
+  errno = 0;
+  volatile std::size_t huge = SIZE_MAX / 2;  // not a constant: the compiler would refuse the call
+  EXPECT_EQ(reallocarray(nullptr, huge, 4), nullptr);
+  EXPECT_EQ(errno, ENOMEM);
+  for (void* block : {static_cast<void*>(dup), static_cast<void*>(path), array, paged, rounded}) std::free(block);
 }
 
 TEST(Interposer, CountsNothingOutsideACountingWindow) {

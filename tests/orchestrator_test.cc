@@ -20,6 +20,7 @@ class FakeLauncher : public WorkerLauncher {
   std::map<std::size_t, std::size_t> crash_after;  // launch index -> cells reported first
   std::function<double(const std::string&, int cell_id)> ns_of = [](const std::string&, int) { return 10.0; };
   std::uint64_t requests_per_buffer = 1;  // what a counting worker reports
+  std::string counting_fatal;             // a counting worker that refuses to run, with this error
 
   static CellCounts counts_for(const CellSpec& cell, std::uint64_t requests_per_buffer) {
     CellCounts c;
@@ -45,6 +46,12 @@ class FakeLauncher : public WorkerLauncher {
     hello.pid = 1000 + static_cast<long>(index);
     hello.pinned_cpu = 1;
     for (const auto& c : req.cells) hello.order.push_back(c.id);
+    if (req.mode == WorkerMode::count && !counting_fatal.empty()) {
+      on_line(nlohmann::json{{"type", "fatal"}, {"error", counting_fatal}}.dump());
+      LaunchOutcome refused;
+      refused.exit_code = 3;
+      return refused;
+    }
     on_line(nlohmann::json(hello).dump());
     std::size_t reported = 0;
     for (const auto& cell : req.cells) {
@@ -188,6 +195,30 @@ TEST(Orchestrator, CountsComeFromCountingWorkersAndAreCheckedAgainstTheGrowthRul
     EXPECT_EQ(summarize(cell, 1).count_check,
               "mismatch: 2..2 requests per buffer, the workload must make 1..1");
   EXPECT_NE(results_to_table(again).find("COUNTS mismatch"), std::string::npos);
+}
+
+TEST(Orchestrator, ACountingWorkerThatFailsTakesOnlyTheCountsNeverTheTiming) {
+  RunResults results = make_results({"system"}, 1);
+  results.protocol.counts = true;
+  results.plan = make_plan([&] { Matrix m = results.matrix; m.protocol.counts = true; return m; }(), 1);
+  FakeLauncher launcher;
+  launcher.counting_fatal = "the counting interposer saw 0 requests and 1 frees for one strdup";
+  OrchestratorHooks hooks;
+  hooks.worker_path = [](const Variant& v, WorkerMode) { return v.backend; };
+  run_plan(results, launcher, hooks);
+  for (const CellRecord& cell : results.cells) {
+    EXPECT_FALSE(cell.counts.has_value());
+    EXPECT_TRUE(cell.failures.empty());
+    const CellSummary s = summarize(cell, 1);
+    EXPECT_EQ(s.status, CellStatus::ok);
+    ASSERT_TRUE(s.ns_per_op.has_value());
+    EXPECT_TRUE(s.count_check.starts_with("unavailable: counting worker")) << s.count_check;
+    EXPECT_NE(s.count_check.find("0 requests and 1 frees for one strdup"), std::string::npos) << s.count_check;
+  }
+  const nlohmann::json j = results_to_json(results);
+  EXPECT_EQ(j.at("cells").at(0).at("status"), "ok");
+  EXPECT_TRUE(j.at("cells").at(0).at("counts").is_null());
+  EXPECT_NE(j.at("cells").at(0).at("counts_unavailable").get<std::string>().find("strdup"), std::string::npos);
 }
 
 TEST(Orchestrator, SubNanosecondAllocatingCellIsFlaggedAsElided) {

@@ -63,6 +63,22 @@ TEST(VariantSpec, OpenFieldsExpandOverTheMatrix) {
   EXPECT_EQ(expand_variant_spec(parse_variant_spec("backend=jemalloc", "--x", kBuilt), m).size(), 1u);
 }
 
+TEST(ComparePlan, TwoBuildsOfOneAllocatorNeverShareALabel) {
+  const Matrix m = testing::small_matrix({"system"}, 2);
+  Variant old_build, new_build;
+  old_build.preload = "/opt/mimalloc-2.1.7/lib/libmimalloc.so";
+  new_build.preload = "/opt/mimalloc-3.3.2/lib/libmimalloc.so";
+  EXPECT_EQ(old_build.label(), new_build.label());  // the file's stem alone cannot tell them apart
+  const Plan plan = make_compare_plan(m, {old_build}, {new_build}, 1);
+  EXPECT_EQ(plan.variants[0].label(), "system/exact+preload:mimalloc-2.1.7/lib/libmimalloc.so");
+  EXPECT_EQ(plan.variants[1].label(), "system/exact+preload:mimalloc-3.3.2/lib/libmimalloc.so");
+
+  // The same spec on both sides (an A/A run without labels) is numbered.
+  const Plan same = make_compare_plan(m, {old_build}, {old_build}, 1);
+  EXPECT_NE(same.variants[0].label(), same.variants[1].label());
+  EXPECT_TRUE(same.variants[1].label().ends_with(" #2"));
+}
+
 TEST(ComparePlan, AlternatesWhichSideGoesFirstAndPairsCells) {
   const Matrix m = testing::small_matrix({"system"}, 4);
   Variant base, cand;
