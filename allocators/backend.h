@@ -1,15 +1,13 @@
-// The allocation interface every worker offers its harness.
+// What every backend file (allocators/<name>.cc, exactly one linked into each worker)
+// defines beside its calls (allocators/calls/<name>.h): who serves malloc, the memory the
+// allocator holds, and its malloc family for the counting interposer.
 //
-// Exactly one backend file (allocators/<name>.cc) is linked into each worker, and it
-// defines these functions in terms of that allocator's best native calls. The calls are
-// plain functions, not virtual, so every backend pays the same (small) call cost.
-//
-// Contract, for every backend:
+// Contract of the calls, for every backend and entry-point set (allocators/entry_sets.h):
 //   allocate(size, align)          a block of >= size bytes at an address % align == 0,
-//                                  or nullptr. align is a power of two. A backend uses its
-//                                  plain malloc-family calls only for alignments its
-//                                  allocator guarantees for every size (glibc: 16; the
-//                                  others: 8, as their 8-byte size classes are 8-aligned).
+//                                  or nullptr. align is a power of two. A set uses plain
+//                                  malloc-family calls only for alignments its allocator
+//                                  guarantees for every size (glibc: 16; the others: 8, as
+//                                  their 8-byte size classes are 8-aligned).
 //   allocate_zeroed(size, align)   the same, first size bytes zero.
 //   grow(block, old, new, align)   a block of >= new bytes, align-aligned, holding the first
 //                                  min(old, new) bytes of block; block is released unless
@@ -17,7 +15,7 @@
 //   deallocate(block, size, align) size and align are those of the request that made block.
 //   usable_size(block)             bytes the allocator says block can hold (>= request).
 //
-// The backend never adjusts what it is asked for to hide an allocator's fault: the
+// The calls never adjust what they are asked for to hide an allocator's fault: the
 // harness checks the contract and reports a violation as a finding.
 #pragma once
 
@@ -46,16 +44,6 @@ struct ResidentFigure {
   std::string source;  // which figure, e.g. "jemalloc stats.resident"
 };
 ResidentFigure allocator_resident();
-
-void* allocate(std::size_t size, std::size_t align) noexcept;
-void* allocate_zeroed(std::size_t size, std::size_t align) noexcept;
-void* grow(void* block, std::size_t old_size, std::size_t new_size, std::size_t align) noexcept;
-void deallocate(void* block, std::size_t size, std::size_t align) noexcept;
-std::size_t usable_size(const void* block) noexcept;
-
-// Gives back everything allocated at once, for the arena backend; false (and nothing
-// done) for allocators that free block by block.
-bool release_all() noexcept;
 
 // The malloc family of this allocator, reached without going through the `malloc` symbol:
 // the counting worker (harness/interpose.cc) defines malloc, free, ... itself, counts, and

@@ -10,10 +10,16 @@
 # defines the malloc family in the executable to count every request and forward it to
 # the backend. Counting runs use it; timed runs never do, so no timed sample pays for
 # counting.
+#
+# The harness's loops that call the allocator (cell_runner.cc, count_runner.cc) are
+# compiled here, once per backend, with that backend's calls header
+# (allocators/calls/NAME.h) as ABENCH_BACKEND_CALLS: the allocator's calls are then inline
+# in the timed loop, as in the user's program, instead of behind an adapter function.
 function(abench_add_worker name source)
   set(libs ${ARGN})
-  add_library(abench_backend_${name} OBJECT ${source})
+  add_library(abench_backend_${name} OBJECT ${source} harness/cell_runner.cc harness/count_runner.cc)
   target_link_libraries(abench_backend_${name} PUBLIC abench_harness ${libs})
+  target_compile_definitions(abench_backend_${name} PUBLIC ABENCH_BACKEND_CALLS="allocators/calls/${name}.h")
 
   add_executable(abench-worker-${name} harness/worker_main.cc)
   target_link_libraries(abench-worker-${name} PRIVATE abench_backend_${name})

@@ -15,6 +15,16 @@ inline void do_not_optimize(const T& value) {
   asm volatile("" : : "r,m"(value) : "memory");
 }
 
+// The value, with everything the compiler knows about it forgotten: an allocator's headers
+// declare its result aligned (alloc_align), so once its call is inlined the compiler
+// would fold a check of that very alignment to "true". Checks of what an allocator
+// returned look at the address through this.
+template <class T>
+inline T opaque(T value) {
+  asm volatile("" : "+r"(value));
+  return value;
+}
+
 // All memory writes before this point are considered observed.
 inline void clobber_memory() { asm volatile("" : : : "memory"); }
 

@@ -17,8 +17,6 @@
 namespace abench {
 namespace {
 
-using Checked = CheckedAllocator<NativeAllocator>;
-
 constexpr const char* kRawOnBufferSubject =
     "pair and batch workloads run on an allocator, and a buffer subject plugin offers none: "
     "run them on the backend, or on an allocator subject";
@@ -97,8 +95,9 @@ std::string verify_cross_thread(const CellSpec& cell, Allocator allocator) {
   return "";
 }
 
-template <Workload W>
+template <Workload W, class Native>
 std::string verify_workload(const CellSpec& cell, const char* allocator_name, const LoadedPlugin* plugin) {
+  using Checked = CheckedAllocator<Native>;
   if constexpr (W == Workload::noop) {
     return "";
   } else if constexpr (W == Workload::workingset) {
@@ -107,18 +106,18 @@ std::string verify_workload(const CellSpec& cell, const char* allocator_name, co
     if (plugin != nullptr)
       return WorkingSet(CheckedAllocator<PluginAllocator>(PluginAllocator{plugin->plugin->allocator}, plugin->plugin->name),
                         cell.size, cell.live, A).verify();
-    return WorkingSet(Checked(NativeAllocator{}, allocator_name), cell.size, cell.live, A).verify();
+    return WorkingSet(Checked(Native{}, allocator_name), cell.size, cell.live, A).verify();
   } else if constexpr (W == Workload::xthread) {
     if (plugin != nullptr && plugin->is_buffer()) return kRawOnBufferSubject;
     if (plugin != nullptr)
       return verify_cross_thread(cell, CheckedAllocator<PluginAllocator>(PluginAllocator{plugin->plugin->allocator},
                                                                          plugin->plugin->name));
-    return verify_cross_thread(cell, Checked(NativeAllocator{}, allocator_name));
+    return verify_cross_thread(cell, Checked(Native{}, allocator_name));
   } else {
     const auto input = make_input(cell.size);
     const std::size_t A = cell.alignment.effective();
     if (plugin == nullptr) {
-      const ContextFor<W, Checked> context{Checked(NativeAllocator{}, allocator_name), cell.policy, cell.size,
+      const ContextFor<W, Checked> context{Checked(Native{}, allocator_name), cell.policy, cell.size,
                                              cell.alignment, cell.live, false, input.data()};
       return verify_with<W>(cell, context, input, A);
     }
@@ -131,7 +130,7 @@ std::string verify_workload(const CellSpec& cell, const char* allocator_name, co
       return verify_with<W>(cell, context, input, A);
     }
     if (is_raw_workload(W)) return kRawOnBufferSubject;
-    const Checked checked(NativeAllocator{}, allocator_name);
+    const Checked checked(Native{}, allocator_name);
     CAllocator<Checked> interface(&checked);
     const PluginBufferContext context{plugin->plugin->buffer, &interface.table, cell.policy, cell.size,
                                       cell.alignment, cell.live, false, input.data()};
@@ -227,20 +226,20 @@ CellReport measure_working_set(const CellSpec& cell, Allocator allocator, const 
                          [&](std::uint64_t iterations) { return set.run(iterations); });
 }
 
-template <Workload W>
+template <Workload W, class Native>
 CellReport measure_cell(const CellSpec& cell, const SamplerConfig& sampler, bool touch, const LoadedPlugin* plugin,
                    Measure measure) {
   if constexpr (W == Workload::workingset) {
     if (plugin != nullptr) return measure_working_set(cell, PluginAllocator{plugin->plugin->allocator}, sampler, measure);
-    return measure_working_set(cell, NativeAllocator{}, sampler, measure);
+    return measure_working_set(cell, Native{}, sampler, measure);
   }
   if constexpr (W == Workload::xthread) {
     if (plugin != nullptr) return measure_cross_thread(cell, PluginAllocator{plugin->plugin->allocator}, sampler);
-    return measure_cross_thread(cell, NativeAllocator{}, sampler);
+    return measure_cross_thread(cell, Native{}, sampler);
   }
   const auto input = make_input(cell.size);
   if (plugin == nullptr) {
-    const ContextFor<W, NativeAllocator> context{NativeAllocator{}, cell.policy, cell.size, cell.alignment,
+    const ContextFor<W, Native> context{Native{}, cell.policy, cell.size, cell.alignment,
                                                    cell.live, touch, input.data()};
     return measure_with<W>(cell, context, sampler, measure);
   }
@@ -249,8 +248,8 @@ CellReport measure_cell(const CellSpec& cell, const SamplerConfig& sampler, bool
                                                    cell.size, cell.alignment, cell.live, touch, input.data()};
     return measure_with<W>(cell, context, sampler, measure);
   }
-  const NativeAllocator native;
-  CAllocator<NativeAllocator> interface(&native);
+  const Native native;
+  CAllocator<Native> interface(&native);
   const PluginBufferContext context{plugin->plugin->buffer, &interface.table, cell.policy, cell.size,
                                     cell.alignment, cell.live, touch, input.data()};
   return measure_with<W>(cell, context, sampler, measure);
@@ -258,12 +257,21 @@ CellReport measure_cell(const CellSpec& cell, const SamplerConfig& sampler, bool
 
 }  // namespace
 
-std::string verify_cell(const CellSpec& cell, const char* allocator_name, const LoadedPlugin* plugin) {
-  return with_workload(cell.workload, [&](auto w) { return verify_workload<w.value>(cell, allocator_name, plugin); });
+std::string entry_calls(EntrySet entry) {
+  return backend::with_entry_set(entry, [](auto calls) { return std::string(decltype(calls)::kCalls); });
+}
+
+std::string verify_cell(const CellSpec& cell, const char* allocator_name, const LoadedPlugin* plugin,
+                        EntrySet entry) {
+  return with_native_allocator(entry, [&](auto native) {
+    return with_workload(cell.workload, [&](auto w) {
+      return verify_workload<w.value, decltype(native)>(cell, allocator_name, plugin);
+    });
+  });
 }
 
 CellReport run_cell(const CellSpec& cell, const SamplerConfig& sampler, bool touch,
-                    const char* allocator_name, const LoadedPlugin* plugin, Measure measure) {
+                    const char* allocator_name, const LoadedPlugin* plugin, Measure measure, EntrySet entry) {
   CellReport failed{cell.id, false, "", 0, 0, 0, {}, {}, {}};
   try {
     if (measure == Measure::instructions)
@@ -271,12 +279,15 @@ CellReport run_cell(const CellSpec& cell, const SamplerConfig& sampler, bool tou
         failed.error = std::string(kRefusedPrefix) + refusal;
         return failed;
       }
-    if (std::string problem = verify_cell(cell, allocator_name, plugin); !problem.empty()) {
+    if (std::string problem = verify_cell(cell, allocator_name, plugin, entry); !problem.empty()) {
       failed.error = problem.starts_with(kRefusedPrefix) ? problem : "verification failed: " + problem;
       return failed;
     }
-    return with_workload(cell.workload,
-                         [&](auto w) { return measure_cell<w.value>(cell, sampler, touch, plugin, measure); });
+    return with_native_allocator(entry, [&](auto native) {
+      return with_workload(cell.workload, [&](auto w) {
+        return measure_cell<w.value, decltype(native)>(cell, sampler, touch, plugin, measure);
+      });
+    });
   } catch (const std::exception& e) {
     failed.error = std::string("measurement failed: ") + e.what();
     return failed;

@@ -4,6 +4,8 @@
 // (allocator, call, size, alignment, address) and never retries or adjusts the request.
 #pragma once
 
+#include "harness/black_box.h"
+
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -64,7 +66,7 @@ class CheckedAllocator {
  private:
   void check_block(const char* call, void* block, std::size_t size, std::size_t align) const {
     if (block == nullptr) fail(call, size, align, block, "returned nullptr");
-    if (reinterpret_cast<std::uintptr_t>(block) % align != 0)
+    if (opaque(reinterpret_cast<std::uintptr_t>(block)) % align != 0)
       fail(call, size, align, block, "block is not aligned to " + std::to_string(align));
     const std::size_t usable = inner_.usable_size(block);
     if (usable < size)

@@ -18,14 +18,12 @@
 namespace abench {
 namespace {
 
-using Counting = CountingAllocator<NativeAllocator>;
-
 void widen(std::uint64_t& lo, std::uint64_t& hi, std::uint64_t value) {
   lo = std::min(lo, value);
   hi = std::max(hi, value);
 }
 
-template <Workload W, class Context>
+template <Workload W, class Native, class Context>
 CellCounts count_with(const CellSpec& cell, const Context& context, bool touch, RequestRange expected) {
   BufferSlots<typename Context::Buffer> slots(cell.live);
   constexpr std::uint64_t kNone = std::numeric_limits<std::uint64_t>::max();
@@ -49,7 +47,7 @@ CellCounts count_with(const CellSpec& cell, const Context& context, bool touch, 
         const auto& buffer = *slots.at(i);
         const std::uint64_t final_request = counters().last_request_bytes;
         const std::uint64_t block_usable =
-            counters().last_request_block ? backend::usable_size(counters().last_request_block) : 0;
+            counters().last_request_block ? Native{}.usable_size(counters().last_request_block) : 0;
         widen(c.final_request_bytes_min, c.final_request_bytes_max, final_request);
         widen(c.usable_bytes_min, c.usable_bytes_max, buffer.capacity());
         widen(c.block_usable_bytes_min, c.block_usable_bytes_max, block_usable);
@@ -161,51 +159,55 @@ CellCounts count_working_set(const CellSpec& cell, Allocator allocator) {
   return c;
 }
 
-template <Workload W>
+template <Workload W, class Native>
 CellCounts count_workload(const CellSpec& cell, bool touch, const LoadedPlugin* plugin) {
+  using Counting = CountingAllocator<Native>;
   if constexpr (W == Workload::workingset) {
     if (plugin != nullptr && plugin->is_buffer())
       throw std::runtime_error("workingset runs on an allocator, and a buffer subject offers none");
     if (plugin != nullptr) return count_working_set(cell, PluginAllocator{plugin->plugin->allocator});
-    return count_working_set(cell, NativeAllocator{});
+    return count_working_set(cell, Native{});
   }
   if constexpr (W == Workload::xthread) {
     if (plugin != nullptr && plugin->is_buffer())
       throw std::runtime_error("xthread runs on an allocator, and a buffer subject offers none");
     if (plugin != nullptr) return count_cross_thread(cell, PluginAllocator{plugin->plugin->allocator});
-    return count_cross_thread(cell, NativeAllocator{});
+    return count_cross_thread(cell, Native{});
   }
   const auto input = make_input(cell.size);
   const RequestRange rule = expected_requests(W, cell.policy, cell.size, cell.alignment.effective());
   if (plugin == nullptr) {
-    const ContextFor<W, Counting> context{Counting{NativeAllocator{}}, cell.policy, cell.size,
+    const ContextFor<W, Counting> context{Counting{Native{}}, cell.policy, cell.size,
                                             cell.alignment, cell.live, touch, input.data()};
-    return count_with<W>(cell, context, touch, rule);
+    return count_with<W, Native>(cell, context, touch, rule);
   }
   if (!plugin->is_buffer()) {
     using CountingPlugin = CountingAllocator<PluginAllocator>;
     const ContextFor<W, CountingPlugin> context{CountingPlugin{PluginAllocator{plugin->plugin->allocator}},
                                                   cell.policy, cell.size, cell.alignment, cell.live, touch,
                                                   input.data()};
-    return count_with<W>(cell, context, touch, rule);
+    return count_with<W, Native>(cell, context, touch, rule);
   }
   if (is_raw_workload(W)) throw std::runtime_error("pair and batch workloads run on an allocator, and a buffer subject offers none");
   // A plugin's own buffer: its growth rule is its own, so only "at least one request".
-  const Counting counting{NativeAllocator{}};
+  const Counting counting{Native{}};
   CAllocator<Counting> interface(&counting);
   const PluginBufferContext context{plugin->plugin->buffer, &interface.table, cell.policy, cell.size,
                                     cell.alignment, cell.live, touch, input.data()};
   const RequestRange any{W == Workload::noop ? 0u : 1u, W == Workload::noop ? 0u : kAnyNumberOfRequests};
-  CellCounts c = count_with<W>(cell, context, touch, any);
+  CellCounts c = count_with<W, Native>(cell, context, touch, any);
   c.builtin_buffer = false;
   return c;
 }
 
 }  // namespace
 
-CellCounts count_cell(const CellSpec& cell, bool touch, const LoadedPlugin* plugin) {
+CellCounts count_cell(const CellSpec& cell, bool touch, const LoadedPlugin* plugin, EntrySet entry) {
   try {
-    return with_workload(cell.workload, [&](auto w) { return count_workload<w.value>(cell, touch, plugin); });
+    return with_native_allocator(entry, [&](auto native) {
+      return with_workload(cell.workload,
+                           [&](auto w) { return count_workload<w.value, decltype(native)>(cell, touch, plugin); });
+    });
   } catch (const std::exception& e) {
     stop_counting();
     CellCounts failed;

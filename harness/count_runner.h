@@ -2,6 +2,7 @@
 // counting layers (harness/counters.h), never timed.
 #pragma once
 
+#include "allocators/entry_sets.h"
 #include "harness/plugin.h"
 #include "harness/protocol.h"
 
@@ -10,6 +11,7 @@ namespace abench {
 inline constexpr int kCountingIterations = 3;
 
 // Never throws; a failure is reported in the result.
-CellCounts count_cell(const CellSpec& cell, bool touch, const LoadedPlugin* plugin = nullptr);
+// `entry`: the backend's entry-point set, the same the timed run calls.
+CellCounts count_cell(const CellSpec& cell, bool touch, const LoadedPlugin* plugin, EntrySet entry);
 
 }  // namespace abench

@@ -92,7 +92,7 @@ void count_request(const void* block, std::size_t size, bool interface_call) {
   }
 }
 
-void count_resize(const void* old_block, const void* new_block, std::size_t new_size, bool interface_call) {
+void count_resize(std::uintptr_t old_block, const void* new_block, std::size_t new_size, bool interface_call) {
   if (!counted(interface_call)) return;
   Locked lock;
   ++g_counters.requests;
@@ -100,7 +100,7 @@ void count_resize(const void* old_block, const void* new_block, std::size_t new_
   g_counters.last_request_bytes = new_size;
   if (new_block == nullptr) return;  // failed: the old block is still live
   g_counters.last_request_block = new_block;
-  untrack(old_block);
+  untrack(reinterpret_cast<const void*>(old_block));
   track(new_block, new_size);
 }
 

@@ -34,7 +34,8 @@ void reset_peak_live_bytes();  // peak := current live bytes
 
 // Hooks for the two layers. `interface_call` is true for CountingAllocator.
 void count_request(const void* block, std::size_t size, bool interface_call);
-void count_resize(const void* old_block, const void* new_block, std::size_t new_size, bool interface_call);
+// The old block by address: it may already be freed (realloc), so it is a number, never a pointer.
+void count_resize(std::uintptr_t old_block, const void* new_block, std::size_t new_size, bool interface_call);
 void count_free(const void* block, bool interface_call);
 
 // Set while the harness's allocation interface is inside the backend.

@@ -3,6 +3,8 @@
 // backend makes for it, with the interposer silenced meanwhile (harness/counters.h).
 #pragma once
 
+#include <cstdint>
+
 #include "harness/counters.h"
 
 namespace abench {
@@ -25,8 +27,11 @@ struct CountingAllocator {
   }
   void* grow(void* block, std::size_t old_size, std::size_t new_size, std::size_t align) const {
     InterfaceCallScope scope;
+    // The old block's address only identifies it in the counters' books (it is never
+    // dereferenced), so it is kept as a number across the call that may free it.
+    const auto old_address = reinterpret_cast<std::uintptr_t>(block);
     void* grown = inner.grow(block, old_size, new_size, align);
-    count_resize(block, grown, new_size, true);
+    count_resize(old_address, grown, new_size, true);
     return grown;
   }
   void deallocate(void* block, std::size_t size, std::size_t align) const {

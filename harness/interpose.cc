@@ -40,13 +40,14 @@ void* calloc(std::size_t count, std::size_t size) {
 }
 
 void* realloc(void* old_block, std::size_t size) {
+  const auto old_address = reinterpret_cast<std::uintptr_t>(old_block);
   void* block = raw::realloc(old_block, size);
   if (old_block == nullptr) {
     abench::count_request(block, size, false);
   } else if (size == 0 && block == nullptr) {
-    abench::count_free(old_block, false);
+    abench::count_free(reinterpret_cast<const void*>(old_address), false);
   } else {
-    abench::count_resize(old_block, block, size, false);
+    abench::count_resize(old_address, block, size, false);
   }
   return block;
 }

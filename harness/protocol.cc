@@ -70,7 +70,8 @@ void to_json(nlohmann::json& j, const WorkerRequest& r) {
        {"order", r.order == CellOrder::matrix ? "matrix" : "shuffled"},
        {"seed", r.seed},
        {"plugin", r.plugin},
-       {"measure", name_of(r.measure)}};
+       {"measure", name_of(r.measure)},
+       {"entry_set", r.entry_set}};
 }
 void from_json(const nlohmann::json& j, WorkerRequest& r) {
   j.at("protocol").get_to(r.protocol);
@@ -92,6 +93,7 @@ void from_json(const nlohmann::json& j, WorkerRequest& r) {
   r.order = j.at("order").get<std::string>() == "matrix" ? CellOrder::matrix : CellOrder::shuffled;
   j.at("seed").get_to(r.seed);
   r.plugin = j.value("plugin", "");
+  r.entry_set = j.value("entry_set", "");
   if (const std::string measure = j.value("measure", "time"); !measure_named(measure, r.measure))
     throw std::invalid_argument("unknown measure '" + measure + "' (allowed: " + kMeasureNames + ")");
 }
@@ -102,7 +104,8 @@ void to_json(nlohmann::json& j, const WorkerHello& h) {
        {"malloc_object", h.malloc_object}, {"pinned_cpu", h.pinned_cpu},
        {"pid", h.pid},             {"order", h.order},
        {"compiler", h.compiler},   {"cxx_flags", h.cxx_flags},
-       {"git_revision", h.git_revision}, {"subject", h.subject}};
+       {"git_revision", h.git_revision}, {"subject", h.subject},
+       {"entry_set", h.entry_set}, {"entry_calls", h.entry_calls}};
 }
 void from_json(const nlohmann::json& j, WorkerHello& h) {
   j.at("backend").get_to(h.backend);
@@ -115,6 +118,8 @@ void from_json(const nlohmann::json& j, WorkerHello& h) {
   h.cxx_flags = j.value("cxx_flags", "");
   h.git_revision = j.value("git_revision", "");
   h.subject = j.value("subject", "");
+  h.entry_set = j.value("entry_set", "");
+  h.entry_calls = j.value("entry_calls", "");
 }
 
 void to_json(nlohmann::json& j, const CellReport& r) {

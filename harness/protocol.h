@@ -65,6 +65,7 @@ struct WorkerRequest {
   std::uint64_t seed = 0;
   std::string plugin;  // shared object with the subject under test ("" none)
   Measure measure = Measure::time;
+  std::string entry_set;  // the backend's entry-point set (allocators/entry_sets.h); "" its default
 };
 
 struct WorkerHello {
@@ -78,6 +79,8 @@ struct WorkerHello {
   std::string cxx_flags;
   std::string git_revision;
   std::string subject;  // "built-in buffer model", or the plugin's name, version and kind
+  std::string entry_set;    // the entry-point set the cells call ("" before a request: --self-check)
+  std::string entry_calls;  // what that set calls for each operation
 };
 
 struct CellReport {

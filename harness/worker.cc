@@ -3,7 +3,9 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <algorithm>
 #include <cstring>
+#include <optional>
 #include <iostream>
 #include <random>
 #include <string>
@@ -131,6 +133,20 @@ int worker_main(int argc, char** argv) {
 
   if (!request.plugin.empty())
     if (std::string problem = use_plugin(request.plugin); !problem.empty()) return fatal(problem);
+  const std::vector<EntrySet> offered = entry_sets_of(identity.name);
+  EntrySet entry = offered.front();
+  if (!request.entry_set.empty()) {
+    const std::optional<EntrySet> asked = entry_set_named(request.entry_set);
+    if (!asked || std::find(offered.begin(), offered.end(), *asked) == offered.end()) {
+      std::string allowed;
+      for (EntrySet set : offered) allowed += (allowed.empty() ? "" : ", ") + std::string(name_of(set));
+      return fatal("backend " + identity.name + " has no entry-point set '" + request.entry_set + "' (allowed: " +
+                   allowed + ")");
+    }
+    entry = *asked;
+  }
+  hello.entry_set = name_of(entry);
+  hello.entry_calls = entry_calls(entry);
   const bool counting = counting_interposer_active();
   if (request.mode == WorkerMode::count && !counting)
     return fatal("this is a timed worker and carries no counters; counts come from abench-counter-" + identity.name);
@@ -157,9 +173,9 @@ int worker_main(int argc, char** argv) {
     const CellSpec& cell = *std::find_if(request.cells.begin(), request.cells.end(),
                                          [id](const CellSpec& c) { return c.id == id; });
     if (request.mode == WorkerMode::count)
-      emit(count_cell(cell, request.touch, plugin.get()));
+      emit(count_cell(cell, request.touch, plugin.get(), entry));
     else
-      emit(run_cell(cell, request.sampler, request.touch, identity.name.c_str(), plugin.get(), request.measure));
+      emit(run_cell(cell, request.sampler, request.touch, identity.name.c_str(), plugin.get(), request.measure, entry));
   }
   emit({{"type", "done"}});
   return 0;

@@ -25,6 +25,7 @@ struct MeasureOptions {
   bool no_pin = false;
   bool no_counts = false;
   std::vector<std::string> formats;  // gbench, bencher, go
+  std::optional<std::string> entry;  // entry-point set for every backend
 };
 
 struct RunOptions {

@@ -50,7 +50,8 @@ namespace {
 std::string allocator_of(const RunResults& results, std::size_t variant) {
   const WorkerHello* hello = hello_of_variant(results, variant);
   if (hello == nullptr) return "";
-  return fmt::format("{}, malloc from {}", hello->allocator_version, hello->malloc_object);
+  return fmt::format("{}, malloc from {}; entry points: {} ({})", hello->allocator_version, hello->malloc_object,
+                     hello->entry_set, hello->entry_calls);
 }
 }  // namespace
 

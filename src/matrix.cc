@@ -1,5 +1,7 @@
 #include "src/matrix.h"
 
+#include "allocators/entry_sets.h"
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -27,7 +29,7 @@ constexpr std::size_t kMaxLive = 1 << 20;
 constexpr std::size_t kPreferredOnlyUpTo = 256;
 
 const std::set<std::string> kTopLevelFields{"description", "backends", "policies", "workloads",
-                                            "sizes",       "alignments", "live", "protocol"};
+                                            "sizes",       "alignments", "live", "entry", "protocol"};
 const std::set<std::string> kProtocolFields{"measure", "min_batch_ms", "samples", "processes", "order",
                                             "fresh_process_per_cell", "touch", "counts", "pin", "cpu",
                                             "worker_timeout_s", "seed"};
@@ -117,6 +119,20 @@ void parse_protocol(const nlohmann::json& j, const std::string& file, RunProtoco
 }
 
 }  // namespace
+
+std::string parse_entry_set(const std::string& name, const std::string& where) {
+  if (!entry_set_named(name)) fail(where, fmt::format("unknown entry-point set '{}' (allowed: portable, native, rust)", name));
+  return name;
+}
+
+void check_backend_offers(const std::string& backend, const std::string& entry, const std::string& where) {
+  if (entry.empty()) return;
+  std::vector<std::string> offered;
+  for (EntrySet set : entry_sets_of(backend)) offered.emplace_back(name_of(set));
+  if (std::find(offered.begin(), offered.end(), entry) == offered.end())
+    fail(where, fmt::format("backend {} has no entry-point set '{}' (allowed for {}: {})", backend, entry, backend,
+                            joined(offered)));
+}
 
 const std::vector<std::string>& known_backends() {
   static const std::vector<std::string> names{"system", "mimalloc", "jemalloc", "tcmalloc", "arena"};
@@ -273,6 +289,11 @@ Matrix load_matrix(const std::string& name_or_path, const std::vector<std::strin
   m.sizes = parse_axis<std::size_t>(j, "sizes", path, parse_size);
   m.alignments = parse_axis<Alignment>(j, "alignments", path, parse_alignment);
   m.lives = parse_axis<std::size_t>(j, "live", path, parse_live);
+  if (j.contains("entry")) {
+    const std::string where = path + ": field 'entry'";
+    m.entry_set = parse_entry_set(string_value(j["entry"], where), where);
+    for (const auto& backend : m.backends) check_backend_offers(backend, m.entry_set, where);
+  }
   if (j.contains("protocol")) parse_protocol(j["protocol"], path, m.protocol);
   return m;
 }

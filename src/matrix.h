@@ -39,6 +39,9 @@ struct Matrix {
   std::vector<std::size_t> sizes;
   std::vector<Alignment> alignments;
   std::vector<std::size_t> lives;
+  // The entry-point set every backend's calls come from (allocators/entry_sets.h); "" each
+  // backend's default. A variant's own entry= wins.
+  std::string entry_set;
   RunProtocol protocol;
 };
 
@@ -65,6 +68,10 @@ Alignment parse_alignment_text(const std::string& text, const std::string& where
 std::size_t parse_live(const nlohmann::json& value, const std::string& where);
 Policy parse_policy(const std::string& name, const std::string& where);
 Workload parse_workload(const std::string& name, const std::string& where);
+// A name of allocators/entry_sets.h ("portable", "native", "rust").
+std::string parse_entry_set(const std::string& name, const std::string& where);
+// Throws UsageError unless `backend` offers `entry` ("" always passes: its default).
+void check_backend_offers(const std::string& backend, const std::string& entry, const std::string& where);
 std::string parse_backend(const std::string& name, const std::vector<std::string>& built,
                           const std::string& where);
 

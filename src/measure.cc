@@ -53,6 +53,10 @@ void apply_overrides(Matrix& m, const MeasureOptions& o, const std::vector<std::
   override_axis(m.sizes, o.sizes, "--size",
                 [](const auto& v, const auto& w) { return parse_size(number_text(v, w), w); });
   override_axis(m.alignments, o.alignments, "--align", parse_alignment_text);
+  if (o.entry) {
+    m.entry_set = parse_entry_set(*o.entry, "--entry");
+    for (const auto& backend : m.backends) check_backend_offers(backend, m.entry_set, "--entry");
+  }
   override_axis(m.lives, o.lives, "--live",
                 [](const auto& v, const auto& w) { return parse_live(number_text(v, w), w); });
   RunProtocol& p = m.protocol;
@@ -118,6 +122,9 @@ void add_measure_options(CLI::App& cmd, MeasureOptions& o) {
                  "compare and side-by-side gate: pair the two sides cell by cell, each cell a fresh process "
                  "(cell, the default), or one process a side a round running every cell (process)")
       ->check(CLI::IsMember({"cell", "process"}));
+  cmd.add_option("--entry", o.entry,
+                 "Entry-point set the allocators are called through: portable (malloc & co., the default), "
+                 "native (mi_*, mallocx/sdallocx, tc_*), rust (the allocator's Rust binding); docs/measurement.md");
   cmd.add_flag("--touch", o.touch, "Read every page of each built buffer before dropping it");
   cmd.add_option("--cpu", o.cpu, "Pin workers to this CPU (default: the last allowed)")->check(CLI::NonNegativeNumber);
   cmd.add_flag("--no-pin", o.no_pin, "Do not pin workers to a CPU");
@@ -144,6 +151,8 @@ Matrix matrix_of_results(const nlohmann::json& results, const MeasureOptions& o,
     for (const auto& x : axes.at("sizes")) m.sizes.push_back(parse_size(x, where));
     for (const auto& x : axes.at("alignments")) m.alignments.push_back(parse_alignment(x, where));
     for (const auto& x : axes.at("live")) m.lives.push_back(parse_live(x, where));
+    if (axes.contains("entry") && axes["entry"].is_string())
+      m.entry_set = parse_entry_set(axes["entry"].get<std::string>(), where);
     RunProtocol& r = m.protocol;
     if (!measure_named(p.value("measure", "time"), r.measure))
       throw UsageError(fmt::format("the baseline's results.json: field 'protocol.measure' is not one of {}", kMeasureNames));

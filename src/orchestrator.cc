@@ -203,6 +203,7 @@ WorkerRequest make_worker_request(const RunResults& results, const Job& job) {
     if (job.mode == WorkerMode::time) request.cells.back().fixed_iterations = paired_iterations(results, id);
   }
   request.plugin = results.plan.variants[job.variant].plugin;
+  request.entry_set = results.plan.variants[job.variant].entry;
   request.measure = job.mode == WorkerMode::time ? results.protocol.measure : Measure::time;
   request.mode = job.mode;
   const RunProtocol& p = results.protocol;

@@ -118,6 +118,7 @@ Plan make_plan(const Matrix& m, std::uint64_t seed) {
       Variant v;
       v.backend = backend;
       v.policy = policy;
+      v.entry = m.entry_set;
       variants.push_back(v);
     }
   return schedule(m, std::move(variants), seed, rotated);

@@ -48,7 +48,8 @@ nlohmann::json matrix_json(const Matrix& m) {
   for (Workload w : m.workloads) workloads.push_back(name_of(w));
   return {{"name", m.name},         {"path", m.path},           {"description", m.description},
           {"backends", m.backends}, {"policies", policies},     {"workloads", workloads},
-          {"sizes", m.sizes},       {"alignments", m.alignments}, {"live", m.lives}};
+          {"sizes", m.sizes},       {"alignments", m.alignments}, {"live", m.lives},
+          {"entry", m.entry_set.empty() ? nlohmann::json(nullptr) : nlohmann::json(m.entry_set)}};
 }
 
 nlohmann::json worker_json(const RunResults& r, const WorkerRecord& w) {
@@ -87,6 +88,8 @@ nlohmann::json results_to_json(const RunResults& r) {
       variant["worker_cxx_flags"] = hello->cxx_flags;
       variant["worker_git_revision"] = hello->git_revision;
       variant["subject"] = hello->subject;
+      variant["entry_set"] = hello->entry_set;
+      variant["entry_calls"] = hello->entry_calls;
     }
     variants.push_back(std::move(variant));
   }

@@ -13,7 +13,7 @@
 namespace abench {
 namespace {
 
-const std::vector<std::string> kSpecKeys{"backend", "policy", "plugin", "preload", "exe", "env", "label"};
+const std::vector<std::string> kSpecKeys{"backend", "policy", "entry", "plugin", "preload", "exe", "env", "label"};
 
 std::string existing_file(const std::string& path, const std::string& where, const char* what) {
   std::error_code ec;
@@ -29,6 +29,7 @@ namespace {
 // The label, with each file named by `file_name` (its stem by default).
 std::string label_with(const Variant& v, const std::function<std::string(const std::string&, bool)>& file_name) {
   std::string text = v.backend + "/" + std::string(name_of(v.policy));
+  if (!v.entry.empty()) text += "+" + v.entry;
   if (!v.plugin.empty()) text += "+" + file_name(v.plugin, false);
   if (!v.preload.empty()) text += "+preload:" + file_name(v.preload, false);
   if (!v.exe.empty()) text += "+exe:" + file_name(v.exe, true);
@@ -114,6 +115,8 @@ VariantSpec parse_variant_spec(const std::string& text, const std::string& optio
       spec.backend = parse_backend(value, built, where);
     } else if (key == "policy") {
       spec.policy = parse_policy(value, where);
+    } else if (key == "entry") {
+      spec.fields.entry = parse_entry_set(value, where);
     } else if (key == "plugin") {
       spec.fields.plugin = existing_file(value, where, "plugin");
     } else if (key == "preload") {
@@ -133,6 +136,10 @@ VariantSpec parse_variant_spec(const std::string& text, const std::string& optio
     throw UsageError(fmt::format("{}: preload= replaces the allocator of the system worker; it "
                                  "cannot be combined with backend={}", where, *spec.backend));
   if (!spec.fields.preload.empty()) spec.backend = "system";
+  if (!spec.fields.preload.empty() && !spec.fields.entry.empty() && spec.fields.entry != "portable")
+    throw UsageError(fmt::format("{}: a preloaded allocator is reached through the portable calls only (malloc & co.); "
+                                 "entry={} needs a worker linked with it (docs/from-source.md)", where,
+                                 spec.fields.entry));
   // Another build of a worker measures the backend its name says.
   if (!spec.fields.exe.empty() && !spec.backend) {
     const std::string file = std::filesystem::path(spec.fields.exe).filename().string();
@@ -155,6 +162,8 @@ std::vector<Variant> expand_variant_spec(const VariantSpec& spec, const Matrix& 
       Variant v = spec.fields;
       v.backend = backend;
       v.policy = policy;
+      if (v.entry.empty()) v.entry = matrix.entry_set;
+      check_backend_offers(backend, v.entry, "entry");
       if (!v.name.empty() && (backends.size() > 1 || policies.size() > 1))
         v.name += " " + backend + "/" + std::string(name_of(policy));
       variants.push_back(std::move(v));

@@ -22,6 +22,7 @@ struct Variant {
   std::string plugin;   // shared object the worker dlopens ("" none)
   std::string preload;  // LD_PRELOADed allocator ("" none)
   std::string exe;      // another worker executable ("" the built one)
+  std::string entry;    // entry-point set (allocators/entry_sets.h); "" the matrix's, else the backend's default
   Environment env;
 
   std::string label() const;
@@ -34,7 +35,7 @@ struct Variant {
 void give_distinct_labels(std::vector<Variant>& variants);
 
 // A --baseline/--candidate SPEC as written: comma-separated key=value fields
-//   backend=NAME policy=NAME plugin=PATH preload=PATH exe=PATH env=KEY=VALUE label=TEXT
+//   backend=NAME policy=NAME entry=SET plugin=PATH preload=PATH exe=PATH env=KEY=VALUE label=TEXT
 // An env value may itself contain commas (MALLOC_CONF=a:1,b:2): a field that does not
 // start with a known key continues the previous env value.
 struct VariantSpec {

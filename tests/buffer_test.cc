@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "harness/black_box.h"
 #include "harness/buffer.h"
 #include "harness/native_allocator.h"
 #include "harness/workloads.h"
@@ -14,9 +15,9 @@ namespace abench {
 namespace {
 
 using testing::Call;
-using Recording = testing::RecordingAllocator<NativeAllocator>;
+using Recording = testing::RecordingAllocator<NativeAllocator<>>;
 
-bool aligned(const void* p, std::size_t a) { return reinterpret_cast<std::uintptr_t>(p) % a == 0; }
+bool aligned(const void* p, std::size_t a) { return opaque(reinterpret_cast<std::uintptr_t>(p)) % a == 0; }
 
 const std::vector<std::size_t> kSizes{1, 7, 64, 100, 4096, 65536};
 const std::vector<Alignment> kAlignments{{1, 1}, {1, 16}, {1, 64}, {1, 256}, {4096, 4096}, {8, 1}};
@@ -24,13 +25,13 @@ const std::vector<Alignment> kAlignments{{1, 1}, {1, 16}, {1, 64}, {1, 256}, {40
 TEST(Buffer, DataIsAlignedAndCapacityFollowsPolicy) {
   for (std::size_t size : kSizes)
     for (const Alignment& a : kAlignments) {
-      AlignedBuffer<NativeAllocator> exact(NativeAllocator{}, size, a, Policy::exact);
+      AlignedBuffer<NativeAllocator<>> exact(NativeAllocator<>{}, size, a, Policy::exact);
       EXPECT_TRUE(aligned(exact.data(), a.effective())) << size << " @" << a.effective();
       EXPECT_EQ(exact.capacity(), size);
       EXPECT_EQ(exact.data(), exact.block());
-      EXPECT_GE(backend::usable_size(exact.block()), size);
+      EXPECT_GE(NativeAllocator<>{}.usable_size(exact.block()), size);
 
-      AlignedBuffer<NativeAllocator> padded(NativeAllocator{}, size, a, Policy::padded);
+      AlignedBuffer<NativeAllocator<>> padded(NativeAllocator<>{}, size, a, Policy::padded);
       EXPECT_TRUE(aligned(padded.data(), a.effective())) << size << " @" << a.effective();
       EXPECT_EQ(padded.request_bytes(), size + a.effective());
       // capacity = end of the block - data pointer: depends on the address returned.
@@ -44,7 +45,7 @@ TEST(Buffer, DataIsAlignedAndCapacityFollowsPolicy) {
 TEST(Buffer, ZeroedBufferIsAllZeroWithLengthN) {
   for (Policy policy : {Policy::exact, Policy::padded})
     for (std::size_t size : kSizes) {
-      AlignedBuffer<NativeAllocator> b(NativeAllocator{}, size, {4096, 4096}, policy, Fill::zeroed);
+      AlignedBuffer<NativeAllocator<>> b(NativeAllocator<>{}, size, {4096, 4096}, policy, Fill::zeroed);
       ASSERT_EQ(b.length(), size);
       for (std::size_t i = 0; i < size; ++i) ASSERT_EQ(b.data()[i], std::byte{0}) << i;
     }
@@ -109,7 +110,7 @@ TEST(Buffer, ContentsSurviveEveryGrowthForBothPolicies) {
     for (std::size_t size : kSizes)
       for (const Alignment& a : kAlignments) {
         const auto input = make_input(size);
-        AlignedBuffer<NativeAllocator> b(NativeAllocator{}, size, a, policy);
+        AlignedBuffer<NativeAllocator<>> b(NativeAllocator<>{}, size, a, policy);
         for (int k = 0; k < kAppendCount; ++k) {
           b.append(input.data(), size);
           ASSERT_TRUE(aligned(b.data(), a.effective()));

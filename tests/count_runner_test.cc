@@ -16,6 +16,8 @@
 namespace abench {
 namespace {
 
+const EntrySet kDefaultEntry = entry_sets_of(ABENCH_TEST_BACKEND).front();
+
 // The request sizes one buffer lifetime makes under the exact policy, worked out here
 // from the growth rule as the issue states it, not from the harness's code:
 // grow to max(2 x capacity, required, 256) whenever the required length exceeds capacity.
@@ -93,7 +95,7 @@ TEST(CountRunner, ExactCountsEqualTheGrowthRuleForEveryDefaultCell) {
     for (std::uint64_t n : {64, 4096, 65536})
       for (Alignment a : {Alignment{1, 256}, Alignment{4096, 4096}})
         for (std::size_t live : {1, 64}) {
-          const CellCounts c = count_cell({id++, w, Policy::exact, n, a, live}, false);
+          const CellCounts c = count_cell({id++, w, Policy::exact, n, a, live}, false, nullptr, kDefaultEntry);
           ASSERT_TRUE(c.ok) << c.error;
           const auto sizes = exact_request_sizes(w, n);
           const std::uint64_t bytes = std::accumulate(sizes.begin(), sizes.end(), std::uint64_t{0});
@@ -118,14 +120,14 @@ TEST(CountRunner, ExactCountsEqualTheGrowthRuleForEveryDefaultCell) {
 
 TEST(CountRunner, ExactCountsAreTheSameOnEveryRun) {
   const CellSpec cell{0, Workload::append, Policy::exact, 4096, {1, 256}, 64};
-  const CellCounts a = count_cell(cell, false), b = count_cell(cell, false);
+  const CellCounts a = count_cell(cell, false, nullptr, kDefaultEntry), b = count_cell(cell, false, nullptr, kDefaultEntry);
   EXPECT_EQ(a.requests, b.requests);
   EXPECT_EQ(a.requested_bytes, b.requested_bytes);
   EXPECT_EQ(a.final_request_bytes_max, b.final_request_bytes_max);
 }
 
 TEST(CountRunner, PaddedRequestsCapacityPlusAlignmentAndReportsTheSpread) {
-  const CellCounts c = count_cell({0, Workload::allocate, Policy::padded, 64, {4096, 4096}, 64}, false);
+  const CellCounts c = count_cell({0, Workload::allocate, Policy::padded, 64, {4096, 4096}, 64}, false, nullptr, kDefaultEntry);
   ASSERT_TRUE(c.ok) << c.error;
   EXPECT_EQ(c.requests, c.operations);
   EXPECT_EQ(c.final_request_bytes_min, 64u + 4096u);
@@ -137,7 +139,7 @@ TEST(CountRunner, PaddedRequestsCapacityPlusAlignmentAndReportsTheSpread) {
 
 TEST(CountRunner, PairAndBatchMakeOneRequestAndOneFreePerBlock) {
   for (Workload w : {Workload::pair, Workload::batch, Workload::batch_reverse}) {
-    const CellCounts c = count_cell({0, w, Policy::exact, 32, {1, 1}, 64}, false);
+    const CellCounts c = count_cell({0, w, Policy::exact, 32, {1, 1}, 64}, false, nullptr, kDefaultEntry);
     ASSERT_TRUE(c.ok) << c.error;
     EXPECT_EQ(c.requests, c.operations) << name_of(w);
     EXPECT_EQ(c.frees, c.operations) << name_of(w);
@@ -150,7 +152,7 @@ TEST(CountRunner, PairAndBatchMakeOneRequestAndOneFreePerBlock) {
 }
 
 TEST(CountRunner, CrossThreadCountsOneRequestAndOneFreePerObjectAcrossThreads) {
-  const CellCounts c = count_cell({0, Workload::xthread, Policy::exact, 64, {1, 1}, 1}, false);
+  const CellCounts c = count_cell({0, Workload::xthread, Policy::exact, 64, {1, 1}, 1}, false, nullptr, kDefaultEntry);
   ASSERT_TRUE(c.ok) << c.error;
   EXPECT_GT(c.operations, 1000u);
   EXPECT_EQ(c.requests, c.operations);
@@ -159,7 +161,7 @@ TEST(CountRunner, CrossThreadCountsOneRequestAndOneFreePerObjectAcrossThreads) {
 }
 
 TEST(CountRunner, WorkingSetMakesOneRequestPerObjectAndFreesThemUnlessAnArena) {
-  const CellCounts c = count_cell({0, Workload::workingset, Policy::exact, 1024, {1, 1}, 1000}, false);
+  const CellCounts c = count_cell({0, Workload::workingset, Policy::exact, 1024, {1, 1}, 1000}, false, nullptr, kDefaultEntry);
   ASSERT_TRUE(c.ok) << c.error;
   EXPECT_EQ(c.operations, kCountingIterations * 1000u);
   EXPECT_EQ(c.requests, c.operations);
@@ -169,7 +171,7 @@ TEST(CountRunner, WorkingSetMakesOneRequestPerObjectAndFreesThemUnlessAnArena) {
 }
 
 TEST(CountRunner, NoopMakesNoRequests) {
-  const CellCounts c = count_cell({0, Workload::noop, Policy::exact, 64, {1, 256}, 8}, false);
+  const CellCounts c = count_cell({0, Workload::noop, Policy::exact, 64, {1, 256}, 8}, false, nullptr, kDefaultEntry);
   ASSERT_TRUE(c.ok);
   EXPECT_EQ(c.requests, 0u);
   EXPECT_EQ(c.frees, 0u);

@@ -12,7 +12,7 @@ namespace {
 
 TEST(CrossThreadUnderTsan, EveryObjectIsFreedByTheConsumerWithoutRaces) {
   for (std::size_t size : {16, 256, 4096}) {
-    CrossThreadRun<NativeAllocator> run(NativeAllocator{}, size, 16, -1, pin_thread);
+    CrossThreadRun<NativeAllocator<>> run(NativeAllocator<>{}, size, 16, -1, pin_thread);
     for (int batch = 0; batch < 5; ++batch) ASSERT_TRUE(run.run_batch(3000));
     EXPECT_EQ(run.freed(), 15000u);
   }
