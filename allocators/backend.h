@@ -23,6 +23,11 @@
 #include <cstdint>
 #include <string>
 
+// The shared object a worker was built against (cmake/AbenchWorker.cmake), "" for libc.
+#ifndef ABENCH_ALLOCATOR_FILE
+#define ABENCH_ALLOCATOR_FILE ""
+#endif
+
 namespace abench::backend {
 
 // Who serves malloc in this process, and whether it is the allocator this worker names.

@@ -12,7 +12,8 @@ Identity identify() {
   const char* version = "unknown";
   std::size_t len = sizeof(version);
   mallctl("version", &version, &len, nullptr, 0);
-  return identity_from_malloc_object("jemalloc", version, "libjemalloc");
+  return identity_from_malloc_object("jemalloc", version, "libjemalloc", ABENCH_ALLOCATOR_FILE,
+                                     reinterpret_cast<const void*>(&mallocx));
 }
 
 ResidentFigure allocator_resident() {

@@ -34,9 +34,7 @@ std::string mimalloc_version_text(int v) {
   return std::to_string(v / 100) + "." + std::to_string((v / 10) % 10) + "." + std::to_string(v % 10);
 }
 
-namespace {
-// The version of a preloaded allocator, asked through whichever version query it exports.
-std::string preloaded_version() {
+std::string version_of_process_allocator() {
   if (auto* mi_version = reinterpret_cast<int (*)()>(dlsym(RTLD_DEFAULT, "mi_version"))) {
     return "mimalloc " + mimalloc_version_text(mi_version());
   }
@@ -55,10 +53,17 @@ std::string preloaded_version() {
   }
   return "unknown (no mi_version, mallctl or tc_version)";
 }
+
+namespace {
+std::string canonical_text(const std::string& path) {
+  std::error_code ec;
+  const auto resolved = std::filesystem::canonical(path, ec);
+  return ec ? path : resolved.string();
+}
 }  // namespace
 
-Identity identity_from_malloc_object(std::string name, std::string version,
-                                     std::string_view expected) {
+Identity identity_from_malloc_object(std::string name, std::string version, std::string_view expected,
+                                     std::string_view built_against, const void* native_call) {
   // A variant that preloads an allocator into the system worker names the object that
   // must serve malloc instead of libc.
   std::string expected_object(expected);
@@ -66,7 +71,7 @@ Identity identity_from_malloc_object(std::string name, std::string version,
     std::error_code ec;
     expected_object = std::filesystem::canonical(preload, ec).filename().string();
     if (ec) expected_object = std::filesystem::path(preload).filename().string();
-    version = "preloaded " + std::string(preload) + ": " + preloaded_version();
+    version = "preloaded " + std::string(preload) + ": " + version_of_process_allocator();
   }
   expected = expected_object;
   Identity id{std::move(name), std::move(version), object_defining_malloc(), false, ""};
@@ -75,6 +80,15 @@ Identity identity_from_malloc_object(std::string name, std::string version,
   if (ec) file = std::filesystem::path(id.malloc_object).filename().string();
   if (id.malloc_object.empty()) {
     id.problem = "could not resolve the object defining malloc (dlsym/dladdr failed)";
+  } else if (const char* preload = std::getenv("ABENCH_EXPECT_MALLOC_FROM");
+             !built_against.empty() && !(preload && *preload) &&
+             canonical_text(id.malloc_object) != canonical_text(std::string(built_against))) {
+    id.problem = "malloc is served by " + canonical_text(id.malloc_object) + ", but this worker was built against " +
+                 canonical_text(std::string(built_against)) + " (check LD_LIBRARY_PATH, LD_PRELOAD and the rpath)";
+  } else if (const std::string native = native_call ? object_of(const_cast<void*>(native_call)) : "";
+             !built_against.empty() && native_call && canonical_text(native) != canonical_text(std::string(built_against))) {
+    id.problem = "the allocator's own calls come from " + canonical_text(native) + ", but this worker was built against " +
+                 canonical_text(std::string(built_against));
   } else if (file.find(expected) == std::string::npos) {
     id.problem = "malloc is served by " + id.malloc_object + ", expected an object named *" +
                  std::string(expected) + "* for backend '" + id.name + "'";

@@ -16,8 +16,15 @@ std::string mimalloc_version_text(int encoded);
 std::string object_defining_malloc();
 
 // Fills malloc_object/serves_malloc/problem: malloc must come from an object whose file
-// name contains `expected` (e.g. "libmimalloc").
-Identity identity_from_malloc_object(std::string name, std::string version,
-                                     std::string_view expected);
+// name contains `expected` (e.g. "libmimalloc"). A worker built against a known file
+// (ABENCH_ALLOCATOR_FILE: the library CMake found, a from-source install's included)
+// passes it as `built_against`: then malloc, and `native_call` (an entry point of the
+// allocator's own API, nullptr for none), must come from that very file.
+Identity identity_from_malloc_object(std::string name, std::string version, std::string_view expected,
+                                     std::string_view built_against = "", const void* native_call = nullptr);
+
+// The version of whichever allocator serves this process, asked through the version query
+// it exports (mi_version, mallctl "version", tc_version); "unknown (...)" without one.
+std::string version_of_process_allocator();
 
 }  // namespace abench::backend

@@ -7,7 +7,8 @@
 
 namespace abench::backend {
 Identity identify() {
-  return identity_from_malloc_object("mimalloc", mimalloc_version_text(mi_version()), "libmimalloc");
+  return identity_from_malloc_object("mimalloc", mimalloc_version_text(mi_version()), "libmimalloc", ABENCH_ALLOCATOR_FILE,
+                                     reinterpret_cast<const void*>(&mi_malloc));
 }
 
 ResidentFigure allocator_resident() {

@@ -1,10 +1,12 @@
-# abench_add_worker(NAME SOURCE [LIBS...])
+# abench_add_worker(NAME SOURCE [ALLOCATOR_FILE FILE] [OUTPUT_DIRECTORY DIR] [TARGET_SUFFIX S] [LIBS...])
 #
 # Builds `abench-worker-NAME`: the shared harness plus exactly one allocator backend.
 # mimalloc, jemalloc and tcmalloc export malloc/free themselves, so linking one of them
 # replaces the allocator of the whole process. Two of them in one binary would make it
 # a matter of link order which one serves malloc; hence one executable per backend, and
-# each worker checks at start-up that the allocator it names really serves malloc.
+# each worker checks at start-up that the allocator it names really serves malloc, and,
+# given ALLOCATOR_FILE (the library linked), that malloc and the allocator's own calls
+# come from that very file.
 #
 # Also builds `abench-counter-NAME`: the same worker plus harness/interpose.cc, which
 # defines the malloc family in the executable to count every request and forward it to
@@ -15,20 +17,44 @@
 # compiled here, once per backend, with that backend's calls header
 # (allocators/calls/NAME.h) as ABENCH_BACKEND_CALLS: the allocator's calls are then inline
 # in the timed loop, as in the user's program, instead of behind an adapter function.
+#
+# TARGET_SUFFIX and OUTPUT_DIRECTORY build a second worker of one backend (another build
+# of the allocator) as targets abench-worker-S / abench-counter-S, files named as usual in DIR.
 function(abench_add_worker name source)
-  set(libs ${ARGN})
-  add_library(abench_backend_${name} OBJECT ${source} harness/cell_runner.cc harness/count_runner.cc)
-  target_link_libraries(abench_backend_${name} PUBLIC abench_harness ${libs})
-  target_compile_definitions(abench_backend_${name} PUBLIC ABENCH_BACKEND_CALLS="allocators/calls/${name}.h")
+  cmake_parse_arguments(PARSE_ARGV 2 arg "" "ALLOCATOR_FILE;OUTPUT_DIRECTORY;TARGET_SUFFIX" "")
+  set(libs ${arg_UNPARSED_ARGUMENTS})
+  set(suffix ${name})
+  if(arg_TARGET_SUFFIX)
+    set(suffix ${arg_TARGET_SUFFIX})
+  endif()
+  add_library(abench_backend_${suffix} OBJECT ${source} ${PROJECT_SOURCE_DIR}/harness/cell_runner.cc
+              ${PROJECT_SOURCE_DIR}/harness/count_runner.cc)
+  target_link_libraries(abench_backend_${suffix} PUBLIC abench_harness ${libs})
+  target_compile_definitions(abench_backend_${suffix} PUBLIC ABENCH_BACKEND_CALLS="allocators/calls/${name}.h")
+  if(arg_ALLOCATOR_FILE)
+    target_compile_definitions(abench_backend_${suffix} PRIVATE ABENCH_ALLOCATOR_FILE="${arg_ALLOCATOR_FILE}")
+  endif()
 
-  add_executable(abench-worker-${name} harness/worker_main.cc)
-  target_link_libraries(abench-worker-${name} PRIVATE abench_backend_${name})
+  add_executable(abench-worker-${suffix} ${PROJECT_SOURCE_DIR}/harness/worker_main.cc)
+  target_link_libraries(abench-worker-${suffix} PRIVATE abench_backend_${suffix})
+  add_executable(abench-counter-${suffix} ${PROJECT_SOURCE_DIR}/harness/worker_main.cc ${PROJECT_SOURCE_DIR}/harness/interpose.cc)
+  target_link_libraries(abench-counter-${suffix} PRIVATE abench_backend_${suffix})
+  foreach(kind worker counter)
+    set_target_properties(abench-${kind}-${suffix} PROPERTIES OUTPUT_NAME abench-${kind}-${name})
+    if(arg_OUTPUT_DIRECTORY)
+      set_target_properties(abench-${kind}-${suffix} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${arg_OUTPUT_DIRECTORY})
+    endif()
+    if(arg_ALLOCATOR_FILE)
+      # The worker must load the library it was built against, wherever it is installed.
+      get_filename_component(lib_dir "${arg_ALLOCATOR_FILE}" DIRECTORY)
+      set_property(TARGET abench-${kind}-${suffix} APPEND PROPERTY BUILD_RPATH "${lib_dir}")
+    endif()
+  endforeach()
 
-  list(APPEND ABENCH_BACKENDS_BUILT ${name})
-  set(ABENCH_BACKENDS_BUILT "${ABENCH_BACKENDS_BUILT}" PARENT_SCOPE)
-  add_executable(abench-counter-${name} harness/worker_main.cc harness/interpose.cc)
-  target_link_libraries(abench-counter-${name} PRIVATE abench_backend_${name})
-
-  set_property(GLOBAL APPEND PROPERTY ABENCH_WORKER_TARGETS abench-worker-${name} abench-counter-${name})
-  set_property(GLOBAL APPEND PROPERTY ABENCH_BACKEND_NAMES ${name})
+  set_property(GLOBAL APPEND PROPERTY ABENCH_WORKER_TARGETS abench-worker-${suffix} abench-counter-${suffix})
+  if(NOT arg_TARGET_SUFFIX)
+    list(APPEND ABENCH_BACKENDS_BUILT ${name})
+    set(ABENCH_BACKENDS_BUILT "${ABENCH_BACKENDS_BUILT}" PARENT_SCOPE)
+    set_property(GLOBAL APPEND PROPERTY ABENCH_BACKEND_NAMES ${name})
+  endif()
 endfunction()

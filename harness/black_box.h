@@ -15,6 +15,14 @@ inline void do_not_optimize(const T& value) {
   asm volatile("" : : "r,m"(value) : "memory");
 }
 
+// Hides a value from the optimizer (no constant folding of a size, no hoisting of the work
+// that uses it) without claiming memory was touched: no store or reload is forced, so it
+// costs no instruction in the timed loop.
+template <class T>
+inline void hide(T& value) {
+  asm volatile("" : "+r"(value));
+}
+
 // The value, with everything the compiler knows about it forgotten: an allocator's headers
 // declare its result aligned (alloc_align), so once its call is inlined the compiler
 // would fold a check of that very alignment to "true". Checks of what an allocator

@@ -38,7 +38,8 @@ void count_request(const void* block, std::size_t size, bool interface_call);
 void count_resize(std::uintptr_t old_block, const void* new_block, std::size_t new_size, bool interface_call);
 void count_free(const void* block, bool interface_call);
 
-// Set while the harness's allocation interface is inside the backend.
+// Set while the harness's allocation interface, or an interposed call, is inside the
+// allocator: what the allocator calls meanwhile is not counted again.
 class InterfaceCallScope {
  public:
   InterfaceCallScope();

@@ -25,23 +25,34 @@
 
 namespace raw = abench::backend::raw;
 
+namespace {
+// The allocator's own calls inside one of these (a realloc that calls malloc and free, as
+// tiny allocators' do) are its business, not requests: counting stops inside, and the
+// interposed call counts once, after.
+template <class Call>
+auto forwarded(Call&& call) {
+  abench::InterfaceCallScope nested;
+  return call();
+}
+}  // namespace
+
 extern "C" {
 
 void* malloc(std::size_t size) {
-  void* block = raw::malloc(size);
+  void* block = forwarded([&] { return raw::malloc(size); });
   abench::count_request(block, size, false);
   return block;
 }
 
 void* calloc(std::size_t count, std::size_t size) {
-  void* block = raw::calloc(count, size);
+  void* block = forwarded([&] { return raw::calloc(count, size); });
   abench::count_request(block, count * size, false);
   return block;
 }
 
 void* realloc(void* old_block, std::size_t size) {
   const auto old_address = reinterpret_cast<std::uintptr_t>(old_block);
-  void* block = raw::realloc(old_block, size);
+  void* block = forwarded([&] { return raw::realloc(old_block, size); });
   if (old_block == nullptr) {
     abench::count_request(block, size, false);
   } else if (size == 0 && block == nullptr) {
@@ -54,12 +65,12 @@ void* realloc(void* old_block, std::size_t size) {
 
 void free(void* block) {
   abench::count_free(block, false);
-  raw::free(block);
+  forwarded([&] { raw::free(block); });
 }
 
 int posix_memalign(void** out, std::size_t align, std::size_t size) {
   if (align < sizeof(void*) || (align & (align - 1)) != 0) return EINVAL;
-  void* block = raw::memalign(align, size);
+  void* block = forwarded([&] { return raw::memalign(align, size); });
   abench::count_request(block, size, false);
   if (block == nullptr) return ENOMEM;
   *out = block;
@@ -67,13 +78,13 @@ int posix_memalign(void** out, std::size_t align, std::size_t size) {
 }
 
 void* aligned_alloc(std::size_t align, std::size_t size) {
-  void* block = raw::memalign(align, size);
+  void* block = forwarded([&] { return raw::memalign(align, size); });
   abench::count_request(block, size, false);
   return block;
 }
 
 void* memalign(std::size_t align, std::size_t size) {
-  void* block = raw::memalign(align, size);
+  void* block = forwarded([&] { return raw::memalign(align, size); });
   abench::count_request(block, size, false);
   return block;
 }
@@ -122,9 +133,9 @@ char* realpath(const char* path, char* resolved) noexcept {
     errno = ENOSYS;
     return nullptr;
   }
-  if (resolved != nullptr) return next(path, resolved);
+  if (resolved != nullptr) return forwarded([&] { return next(path, resolved); });
   char buffer[PATH_MAX];
-  if (next(path, buffer) == nullptr) return nullptr;
+  if (forwarded([&] { return next(path, buffer); }) == nullptr) return nullptr;
   return strdup(buffer);
 }
 

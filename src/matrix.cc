@@ -135,7 +135,7 @@ void check_backend_offers(const std::string& backend, const std::string& entry, 
 }
 
 const std::vector<std::string>& known_backends() {
-  static const std::vector<std::string> names{"system", "mimalloc", "jemalloc", "tcmalloc", "arena"};
+  static const std::vector<std::string> names{"system", "mimalloc", "jemalloc", "tcmalloc", "arena", "linked"};
   return names;
 }
 

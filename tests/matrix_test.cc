@@ -59,7 +59,7 @@ struct BadCase {
 
 TEST(Matrix, RejectsBadValuesNamingTheFieldAndWhatIsAllowed) {
   const std::vector<BadCase> cases{
-      {"backends", R"(["hoard"])", "unknown backend 'hoard' (allowed: system, mimalloc, jemalloc, tcmalloc, arena)"},
+      {"backends", R"(["hoard"])", "unknown backend 'hoard' (allowed: system, mimalloc, jemalloc, tcmalloc, arena, linked)"},
       {"backends", R"(["tcmalloc"])", "backend 'tcmalloc' was not built"},
       {"policies", R"(["lazy"])", "field 'policies[0]': unknown policy 'lazy' (allowed: exact, padded)"},
       {"workloads", R"(["allocate", "shrink"])", "field 'workloads[1]': unknown workload 'shrink'"},

@@ -1,0 +1,146 @@
+/* A tiny malloc replacement for the end-to-end tests of allocators built from source:
+ * power-of-two size classes with free lists over mmap'd chunks, one lock, a 16-byte
+ * header before each block. Built twice: the second revision (TINY_EXTRA_WORK) spins on
+ * every malloc, measurably slower on purpose. It exports what real allocators export
+ * (malloc, free, calloc, realloc, posix_memalign, aligned_alloc, memalign, strdup,
+ * malloc_usable_size), strdup allocating without the malloc symbol as mimalloc's does. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#ifndef TINY_EXTRA_WORK
+#define TINY_EXTRA_WORK 0
+#endif
+
+#define HEADER 16u
+#define CLASSES 40
+#define CHUNK (64u << 20)
+
+typedef struct {
+  uint32_t cls;     /* size class: block of 1 << cls bytes, header included */
+  uint32_t offset;  /* from the block's start to the pointer handed out */
+  uint64_t spare;
+} header_t;
+
+static void* free_lists[CLASSES];
+static char *bump, *bump_end;
+static volatile int lock_word;
+
+static void lock(void) { while (__atomic_exchange_n(&lock_word, 1, __ATOMIC_ACQUIRE)) {} }
+static void unlock(void) { __atomic_store_n(&lock_word, 0, __ATOMIC_RELEASE); }
+
+static unsigned class_of(size_t bytes) {
+  unsigned cls = 5;
+  while (((size_t)1 << cls) < bytes) ++cls;
+  return cls;
+}
+
+static char* take_block(unsigned cls) {
+  if (free_lists[cls] != NULL) {
+    char* block = free_lists[cls];
+    free_lists[cls] = *(void**)block;
+    return block;
+  }
+  const size_t bytes = (size_t)1 << cls;
+  if (bytes > CHUNK / 4) {
+    void* big = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return big == MAP_FAILED ? NULL : big;
+  }
+  if (bump == NULL || (size_t)(bump_end - bump) < bytes) {
+    void* chunk = mmap(NULL, CHUNK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (chunk == MAP_FAILED) return NULL;
+    bump = chunk;
+    bump_end = bump + CHUNK;
+  }
+  char* block = bump;
+  bump += bytes;
+  return block;
+}
+
+static void* tiny_allocate(size_t size, size_t align) {
+  for (volatile int spin = 0; spin < TINY_EXTRA_WORK; ++spin) {}
+  if (align < HEADER) align = HEADER;
+  if (size > ((size_t)1 << (CLASSES - 2))) {
+    errno = ENOMEM;
+    return NULL;
+  }
+  const unsigned cls = class_of(size + HEADER + (align > HEADER ? align : 0));
+  lock();
+  char* block = take_block(cls);
+  unlock();
+  if (block == NULL) {
+    errno = ENOMEM;
+    return NULL;
+  }
+  uintptr_t user = ((uintptr_t)block + HEADER + align - 1) & ~(uintptr_t)(align - 1);
+  header_t* h = (header_t*)(user - HEADER);
+  h->cls = cls;
+  h->offset = (uint32_t)(user - (uintptr_t)block);
+  return (void*)user;
+}
+
+size_t malloc_usable_size(void* p) {
+  if (p == NULL) return 0;
+  const header_t* h = (const header_t*)((char*)p - HEADER);
+  return ((size_t)1 << h->cls) - h->offset;
+}
+
+void free(void* p) {
+  if (p == NULL) return;
+  const header_t* h = (const header_t*)((char*)p - HEADER);
+  char* block = (char*)p - h->offset;
+  const unsigned cls = h->cls;
+  if (((size_t)1 << cls) > CHUNK / 4) {
+    munmap(block, (size_t)1 << cls);
+    return;
+  }
+  lock();
+  *(void**)block = free_lists[cls];
+  free_lists[cls] = block;
+  unlock();
+}
+
+void* malloc(size_t size) { return tiny_allocate(size, HEADER); }
+
+void* calloc(size_t count, size_t size) {
+  size_t bytes;
+  if (__builtin_mul_overflow(count, size, &bytes)) {
+    errno = ENOMEM;
+    return NULL;
+  }
+  void* p = tiny_allocate(bytes, HEADER);
+  if (p != NULL) memset(p, 0, bytes);
+  return p;
+}
+
+void* realloc(void* p, size_t size) {
+  if (p == NULL) return malloc(size);
+  const size_t usable = malloc_usable_size(p);
+  if (size <= usable) return p;
+  void* moved = malloc(size);
+  if (moved == NULL) return NULL;
+  memcpy(moved, p, usable);
+  free(p);
+  return moved;
+}
+
+int posix_memalign(void** out, size_t align, size_t size) {
+  if (align < sizeof(void*) || (align & (align - 1)) != 0) return EINVAL;
+  void* p = tiny_allocate(size, align);
+  if (p == NULL) return ENOMEM;
+  *out = p;
+  return 0;
+}
+
+void* aligned_alloc(size_t align, size_t size) { return tiny_allocate(size, align); }
+void* memalign(size_t align, size_t size) { return tiny_allocate(size, align); }
+
+char* strdup(const char* s) {
+  const size_t n = strlen(s) + 1;
+  char* copy = tiny_allocate(n, HEADER);  /* not through the malloc symbol */
+  if (copy != NULL) memcpy(copy, s, n);
+  return copy;
+}

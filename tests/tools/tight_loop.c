@@ -1,0 +1,53 @@
+/* The reference for "what the harness adds": malloc(size) + free in a plain C loop, with
+ * the allocator linked (or preloaded), pinned by the caller (taskset), best of ROUNDS
+ * rounds of N pairs, as allocator bug reports quote it. The asm keeps the block alive
+ * past the compiler's view, as abench's own barrier does.
+ *   abench-tight-loop [SIZE [N [ROUNDS [CALLS]]]]    CALLS: malloc (default) | sdallocx | mallocx
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static uint64_t now_ns(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+typedef void* (*mallocx_fn)(size_t, int);
+typedef void (*sdallocx_fn)(void*, size_t, int);
+
+int main(int argc, char** argv) {
+  const size_t size = argc > 1 ? strtoull(argv[1], NULL, 10) : 32;
+  const long n = argc > 2 ? strtol(argv[2], NULL, 10) : 20000000;
+  const int rounds = argc > 3 ? atoi(argv[3]) : 7;
+  const char* calls = argc > 4 ? argv[4] : "malloc";
+  /* jemalloc's extended calls, looked up so one binary serves every allocator */
+  mallocx_fn mallocx = (mallocx_fn)dlsym(RTLD_DEFAULT, "mallocx");
+  sdallocx_fn sdallocx = (sdallocx_fn)dlsym(RTLD_DEFAULT, "sdallocx");
+  const int use_mallocx = strcmp(calls, "mallocx") == 0, use_sdallocx = use_mallocx || strcmp(calls, "sdallocx") == 0;
+  if (use_sdallocx && (mallocx == NULL || sdallocx == NULL)) {
+    fprintf(stderr, "no mallocx/sdallocx in this process\n");
+    return 2;
+  }
+  double best = 1e300;
+  for (int r = 0; r < rounds; ++r) {
+    const uint64_t start = now_ns();
+    for (long i = 0; i < n; ++i) {
+      size_t s = size;
+      __asm__ volatile("" : "+r"(s));
+      void* p = use_mallocx ? mallocx(s, 0) : malloc(s);
+      __asm__ volatile("" : : "r"(p) : "memory");
+      if (use_sdallocx) sdallocx(p, s, 0); else free(p);
+    }
+    const double ns = (double)(now_ns() - start) / (double)n;
+    if (ns < best) best = ns;
+  }
+  printf("%s(%zu) + %s: best of %d x %ld: %.2f ns per pair\n", use_mallocx ? "mallocx" : "malloc", size,
+         use_sdallocx ? "sdallocx" : "free", rounds, n, best);
+  return 0;
+}
