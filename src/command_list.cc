@@ -7,6 +7,7 @@
 #include <fmt/ranges.h>
 
 #include "harness/layout.h"
+#include "allocators/entry_sets.h"
 #include "src/commands.h"
 #include "src/launcher.h"
 #include "src/matrix.h"
@@ -37,12 +38,16 @@ int list_command() {
         detail = hello.value("error", detail);
     } catch (const std::exception&) {
     }
-    fmt::print("  {:<10} {}\n", backend, detail);
+    std::vector<std::string_view> sets;
+    for (EntrySet set : entry_sets_of(backend)) sets.push_back(name_of(set));
+    fmt::print("  {:<10} {}; entry sets: {} (default first)\n", backend, detail, fmt::join(sets, ", "));
   }
   for (const auto& known : known_backends()) {
     const auto built = built_backends();
     if (std::find(built.begin(), built.end(), known) == built.end())
-      fmt::print("  {:<10} not built (library not found when configuring)\n", known);
+      fmt::print("  {:<10} not built ({})\n", known,
+                 known == "linked" ? "scripts/build-worker linked LIBRARY builds one against a malloc replacement"
+                                   : "library not found when configuring");
   }
   fmt::print("workloads: {}\n", fmt::join(kWorkloadNames, ", "));
   fmt::print("policies:  {}\n", fmt::join(kPolicyNames, ", "));

@@ -283,7 +283,7 @@ TEST(EndToEnd, ListNamesBackendsWorkloadsAndMatrices) {
   const CliResult r = run_cli({"list"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   for (const char* text : {"system", "glibc", "mimalloc", "jemalloc", "allocate, zeroed, grow, append, noop",
-                           "exact, padded", "default", "quick"})
+                           "exact, padded", "default", "quick", "entry sets: native, portable, rust"})
     EXPECT_NE(r.out.find(text), std::string::npos) << text << "\n" << r.out;
 }
 

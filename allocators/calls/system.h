@@ -1,4 +1,5 @@
-// Entry points of backend `system` (glibc): malloc and friends are its only API.
+// Entry points of backend `system` (glibc): malloc and friends are its only API, so its
+// native set is its portable one.
 #pragma once
 
 #include <cstddef>
