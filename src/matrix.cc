@@ -144,32 +144,6 @@ std::uint64_t physical_memory_bytes() {
          static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
 }
 
-std::string line_and_column(const std::string& text, std::size_t byte_offset) {
-  std::size_t line = 1, column = 1;
-  for (std::size_t i = 0; i < byte_offset && i < text.size(); ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      column = 1;
-    } else {
-      ++column;
-    }
-  }
-  return fmt::format("line {}, column {}", line, column);
-}
-
-nlohmann::json read_json_file(const std::string& path, const std::string& what) {
-  std::ifstream in(path);
-  if (!in) throw UsageError(path + ": cannot read " + what);
-  std::stringstream text;
-  text << in.rdbuf();
-  try {
-    return nlohmann::json::parse(text.str());
-  } catch (const nlohmann::json::parse_error& e) {
-    throw UsageError(fmt::format("{}: malformed JSON at {}: {}", path,
-                                 line_and_column(text.str(), e.byte == 0 ? 0 : e.byte - 1), e.what()));
-  }
-}
-
 std::size_t parse_size(const nlohmann::json& value, const std::string& where) {
   const std::uint64_t memory = physical_memory_bytes();
   const std::string allowed = fmt::format("allowed: 1 to {} bytes, this machine's memory", memory);

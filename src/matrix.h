@@ -11,6 +11,7 @@
 
 #include "harness/layout.h"
 #include "harness/protocol.h"
+#include "src/util/json_file.h"  // read_json_file, for the readers that include this
 
 namespace abench {
 
@@ -74,13 +75,6 @@ std::string parse_entry_set(const std::string& name, const std::string& where);
 void check_backend_offers(const std::string& backend, const std::string& entry, const std::string& where);
 std::string parse_backend(const std::string& name, const std::vector<std::string>& built,
                           const std::string& where);
-
-// "line L, column C" of a byte offset in text (1-based), for parse errors.
-std::string line_and_column(const std::string& text, std::size_t byte_offset);
-
-// Reads and parses a JSON file. Throws UsageError: "<path>: cannot read <what>" or
-// "<path>: malformed JSON at line L, column C: ...".
-nlohmann::json read_json_file(const std::string& path, const std::string& what);
 
 // The machine's physical memory: the largest size a cell may ask for.
 std::uint64_t physical_memory_bytes();

@@ -138,11 +138,11 @@ void pool_rounds(StoredResults& results, const StoredResults& more) {
 }
 
 std::map<std::string, double> load_noise_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw UsageError(path + ": cannot read the noise file (write one with abench calibrate --save-noise)");
+  if (!std::filesystem::exists(path))
+    throw UsageError(path + ": cannot read the noise file (write one with abench calibrate --save-noise)");
+  const nlohmann::json j = read_json_file(path, "the noise file");
   try {
-    const auto j = nlohmann::json::parse(in);
-    if (j.value("schema", "") != "abench.noise") throw UsageError(path + ": not an abench noise file");
+    if (!j.is_object() || j.value("schema", "") != "abench.noise") throw UsageError(path + ": not an abench noise file");
     return j.at("cells").get<std::map<std::string, double>>();
   } catch (const nlohmann::json::exception& e) {
     throw UsageError(fmt::format("{}: malformed noise file: {}", path, e.what()));

@@ -1,0 +1,81 @@
+#include "src/util/json_file.h"
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "src/errors.h"
+
+namespace abench {
+
+std::string line_and_column(const std::string& text, std::size_t byte_offset) {
+  std::size_t line = 1, column = 1;
+  for (std::size_t i = 0; i < byte_offset && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+  }
+  return fmt::format("line {}, column {}", line, column);
+}
+
+namespace {
+
+std::string read_bounded(const std::string& path, const std::string& what) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::file_status status = fs::status(path, ec);
+  if (ec || !fs::exists(status))
+    throw UsageError(fmt::format("{}: cannot read {}: no such file", path, what));
+  if (fs::is_directory(status)) throw UsageError(fmt::format("{}: is a directory, not {} (a JSON file)", path, what));
+  if (!fs::is_regular_file(status))
+    throw UsageError(fmt::format("{}: not a regular file: {} must be a JSON file", path, what));
+  const std::uintmax_t bytes = fs::file_size(path, ec);
+  if (!ec && bytes > kMaxJsonFileBytes)
+    throw UsageError(fmt::format("{}: {} is {} bytes; abench reads JSON files of at most {} MiB", path, what, bytes,
+                                 kMaxJsonFileBytes >> 20));
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw UsageError(fmt::format("{}: cannot read {}", path, what));
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace
+
+nlohmann::json read_json_file(const std::string& path, const std::string& what) {
+  const std::string text = read_bounded(path, what);
+  std::vector<std::set<std::string>> keys_of_open_objects;
+  const auto check = [&](int depth, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
+    using Event = nlohmann::json::parse_event_t;
+    if ((event == Event::object_start || event == Event::array_start) && depth >= kMaxJsonDepth)
+      throw UsageError(fmt::format("{}: {} nests objects and arrays more than {} levels deep", path, what,
+                                   kMaxJsonDepth));
+    if (event == Event::object_start) keys_of_open_objects.emplace_back();
+    if (event == Event::object_end && !keys_of_open_objects.empty()) keys_of_open_objects.pop_back();
+    if (event == Event::key && !keys_of_open_objects.empty() &&
+        !keys_of_open_objects.back().insert(parsed.get<std::string>()).second)
+      throw UsageError(fmt::format("{}: field '{}' appears twice in one object of {}", path,
+                                   parsed.get<std::string>().substr(0, 100), what));
+    return true;
+  };
+  try {
+    return nlohmann::json::parse(text, check);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw UsageError(fmt::format("{}: malformed JSON at {}: {}", path,
+                                 line_and_column(text, e.byte == 0 ? 0 : e.byte - 1), e.what()));
+  } catch (const nlohmann::json::out_of_range& e) {  // 406: a number no double can hold
+    throw UsageError(fmt::format("{}: {} holds a number out of range (beyond a double's ±1.8e308): {}", path, what,
+                                 e.what()));
+  } catch (const nlohmann::json::exception& e) {
+    throw UsageError(fmt::format("{}: malformed JSON in {}: {}", path, what, e.what()));
+  }
+}
+
+}  // namespace abench
