@@ -62,8 +62,14 @@ std::vector<T> parse_axis(const nlohmann::json& matrix, const char* field, const
   const auto& list = matrix.at(field);
   if (!list.is_array() || list.empty()) fail(where, "must be a non-empty array");
   std::vector<T> values;
-  for (std::size_t i = 0; i < list.size(); ++i)
-    values.push_back(parse(list[i], fmt::format("{}: field '{}[{}]'", file, field, i)));
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const std::string item = fmt::format("{}: field '{}[{}]'", file, field, i);
+    T value = parse(list[i], item);
+    // A value twice would be the same cell twice, which no table or gate can tell apart.
+    if (std::find(values.begin(), values.end(), value) != values.end())
+      fail(item, fmt::format("{} is listed twice", list[i].dump()));
+    values.push_back(value);
+  }
   return values;
 }
 

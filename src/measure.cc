@@ -1,13 +1,17 @@
 #include "src/measure.h"
 
+#include <sched.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <ctime>
 #include <filesystem>
 #include <random>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "harness/perf_counters.h"
 #include "src/conditions.h"
@@ -36,7 +40,55 @@ void override_axis(std::vector<T>& axis, const std::vector<std::string>& values,
                    Parse parse) {
   if (values.empty()) return;
   axis.clear();
-  for (const auto& v : values) axis.push_back(parse(v, std::string("option ") + option));
+  // Split here, not by CLI11, which drops empty items: "64,,4096" is a typo to report.
+  std::vector<std::string> items;
+  for (const auto& value : values)
+    for (std::size_t start = 0;;) {
+      const std::size_t comma = value.find(',', start);
+      items.push_back(value.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+      if (comma == std::string::npos) break;
+      start = comma + 1;
+    }
+  for (const auto& v : items) {
+    if (v.empty())
+      throw UsageError(fmt::format("option {}: an empty item in the list (write e.g. {} 64,4096)", option, option));
+    T value = parse(v, std::string("option ") + option);
+    if (std::find(axis.begin(), axis.end(), value) != axis.end())
+      throw UsageError(fmt::format("option {}: '{}' is listed twice", option, v));
+    axis.push_back(value);
+  }
+}
+
+// A floating-point flag must be a finite number in a range a person would type: NaN passes
+// every comparison, and 1e300 ms overflows the deadline built from it.
+CLI::Validator finite_between(double low, double high, const char* unit) {
+  return CLI::Validator(
+      [=](std::string& text) -> std::string {
+        double value = 0;
+        try {
+          std::size_t used = 0;
+          value = std::stod(text, &used);
+          if (used != text.size()) return fmt::format("'{}' is not a number", text);
+        } catch (const std::exception&) {
+          return fmt::format("'{}' is not a number", text);
+        }
+        if (!std::isfinite(value) || value < low || value > high)
+          return fmt::format("{} is out of range (allowed: {:g} to {:g} {})", text, low, high, unit);
+        return "";
+      },
+      fmt::format("FLOAT in [{:g}, {:g}] {}", low, high, unit));
+}
+
+// The CPU must be one this process may run on, checked before any worker starts.
+void check_cpu_allowed(int cpu) {
+  cpu_set_t allowed;
+  CPU_ZERO(&allowed);
+  if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) return;  // the workers will say
+  if (cpu < CPU_SETSIZE && CPU_ISSET(cpu, &allowed)) return;
+  std::vector<int> cpus;
+  for (int c = 0; c < CPU_SETSIZE; ++c)
+    if (CPU_ISSET(c, &allowed)) cpus.push_back(c);
+  throw UsageError(fmt::format("--cpu {}: not a CPU this process may use (allowed: {})", cpu, fmt::join(cpus, ", ")));
 }
 
 nlohmann::json number_text(const std::string& text, const std::string& where) {
@@ -77,7 +129,10 @@ void apply_overrides(Matrix& m, const MeasureOptions& o, const std::vector<std::
   if (o.processes) p.processes = *o.processes;
   if (o.min_batch_ms) p.min_batch_ms = *o.min_batch_ms;
   if (o.worker_timeout_s) p.worker_timeout_s = *o.worker_timeout_s;
-  if (o.cpu) p.cpu = *o.cpu;
+  if (o.cpu) {
+    check_cpu_allowed(*o.cpu);
+    p.cpu = *o.cpu;
+  }
   if (o.seed) p.seed = *o.seed;
   if (o.order) p.order = *o.order == "matrix" ? CellOrder::matrix : CellOrder::shuffled;
   if (o.fresh_process_per_cell) p.fresh_process_per_cell = true;
@@ -104,17 +159,17 @@ void add_measure_options(CLI::App& cmd, MeasureOptions& o) {
                  "time (default), instructions (callgrind: deterministic), perf (hardware counters: cycles, "
                  "instructions, branch-misses), perf-sw (software counters: task-clock, page-faults, "
                  "context-switches)");
-  cmd.add_option("--backend", o.backends, "Backends (comma-separated), e.g. system,mimalloc")->delimiter(',');
-  cmd.add_option("--policy", o.policies, "Buffer policies: exact, padded")->delimiter(',');
-  cmd.add_option("--workload", o.workloads, "Workloads: allocate, zeroed, grow, append, noop, pair, batch, batch-reverse, xthread, workingset")->delimiter(',');
-  cmd.add_option("--size", o.sizes, "Buffer sizes in bytes")->delimiter(',');
+  cmd.add_option("--backend", o.backends, "Backends (comma-separated), e.g. system,mimalloc");
+  cmd.add_option("--policy", o.policies, "Buffer policies: exact, padded");
+  cmd.add_option("--workload", o.workloads, "Workloads: allocate, zeroed, grow, append, noop, pair, batch, batch-reverse, xthread, workingset");
+  cmd.add_option("--size", o.sizes, "Buffer sizes in bytes");
   cmd.add_option("--align", o.alignments,
-                 "Alignments: N (N<=256: preferred N; N>256: requested N) or R:P")->delimiter(',');
-  cmd.add_option("--live", o.lives, "Live counts: buffers kept live at once")->delimiter(',');
+                 "Alignments: N (N<=256: preferred N; N>256: requested N) or R:P");
+  cmd.add_option("--live", o.lives, "Live counts: buffers kept live at once");
   cmd.add_option("--samples", o.samples, "Timed samples per process")->check(CLI::Range(1, 10000));
   cmd.add_option("--processes", o.processes, "Worker processes per variant")->check(CLI::Range(1, 1000));
   cmd.add_option("--min-batch-ms", o.min_batch_ms, "Minimum duration of one timed batch")
-      ->check(CLI::PositiveNumber);
+      ->check(finite_between(0.001, 60000, "ms"));
   cmd.add_option("--order", o.order, "Cell order inside a worker")->check(CLI::IsMember({"shuffled", "matrix"}));
   cmd.add_flag("--fresh-process-per-cell", o.fresh_process_per_cell,
                "Run every cell alone in fresh processes (no allocator history)");
@@ -126,14 +181,23 @@ void add_measure_options(CLI::App& cmd, MeasureOptions& o) {
                  "Entry-point set the allocators are called through: portable (malloc & co., the default), "
                  "native (mi_*, mallocx/sdallocx, tc_*), rust (the allocator's Rust binding); docs/measurement.md");
   cmd.add_flag("--touch", o.touch, "Read every page of each built buffer before dropping it");
-  cmd.add_option("--cpu", o.cpu, "Pin workers to this CPU (default: the last allowed)")->check(CLI::NonNegativeNumber);
-  cmd.add_flag("--no-pin", o.no_pin, "Do not pin workers to a CPU");
+  auto* cpu = cmd.add_option("--cpu", o.cpu, "Pin workers to this CPU (default: the last allowed)")
+                  ->check(CLI::NonNegativeNumber);
+  cmd.add_flag("--no-pin", o.no_pin, "Do not pin workers to a CPU")->excludes(cpu);
   cmd.add_flag("--no-counts", o.no_counts, "Skip the instrumented counting runs (requests, bytes, RSS)");
   cmd.add_option("--format", o.formats, "Also write: gbench (benchmark.json), bencher (bencher.json), go (go-bench.txt)")
       ->delimiter(',');
-  cmd.add_option("--seed", o.seed, "Seed for the per-process cell order (default: from the clock)");
+  // A whole number as typed: CLI11 would wrap -1 to 18446744073709551615.
+  cmd.add_option("--seed", o.seed, "Seed for the per-process cell order (default: from the clock)")
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            return !text.empty() && text.size() <= 20 && text.find_first_not_of("0123456789") == std::string::npos
+                       ? ""
+                       : fmt::format("'{}' is not a whole number from 0 to 18446744073709551615", text);
+          },
+          "UINT"));
   cmd.add_option("--worker-timeout", o.worker_timeout_s, "Seconds before a worker is killed (default: from the cell count)")
-      ->check(CLI::PositiveNumber);
+      ->check(finite_between(0.1, 604800, "s"));
 }
 
 Matrix matrix_of_results(const nlohmann::json& results, const MeasureOptions& o, const std::vector<std::string>& built) {

@@ -270,6 +270,35 @@ TEST(EndToEnd, WorkerServedByTheWrongAllocatorIsReportedAndTheRunGoesOn) {
   EXPECT_NE(r.out.find("FAILED"), std::string::npos) << r.out;
 }
 
+// Flag values that used to be accepted (and then failed every worker, wrapped around, or
+// measured a cell twice) are refused with the flag, the value and what is allowed, before
+// anything runs or is written.
+TEST(EndToEnd, BadFlagValuesAreRefusedBeforeAnythingRuns) {
+  struct Case {
+    std::vector<std::string> flags;
+    std::string must_mention;
+  };
+  const std::vector<Case> cases{
+      {{"--min-batch-ms", "nan"}, "nan is out of range (allowed: 0.001 to 60000 ms)"},
+      {{"--min-batch-ms", "1e300"}, "1e300 is out of range"},
+      {{"--worker-timeout", "1e300"}, "1e300 is out of range (allowed: 0.1 to 604800 s)"},
+      {{"--seed", "-1"}, "'-1' is not a whole number"},
+      {{"--size", "64,,4096"}, "option --size: an empty item in the list"},
+      {{"--size", "64,64"}, "option --size: '64' is listed twice"},
+      {{"--cpu", "9999"}, "--cpu 9999: not a CPU this process may use (allowed: "},
+      {{"--cpu", "0", "--no-pin"}, "excludes"},
+  };
+  for (const Case& c : cases) {
+    testing::TempDir dir;
+    std::vector<std::string> args{"run", "--matrix", "quick", "--out", (dir.path() / "run").string()};
+    args.insert(args.end(), c.flags.begin(), c.flags.end());
+    const CliResult r = run_cli(args);
+    EXPECT_EQ(r.exit_code, 2) << c.flags[0] << " " << r.err;
+    EXPECT_NE((r.out + r.err).find(c.must_mention), std::string::npos) << c.must_mention << "\n" << r.out << r.err;
+    EXPECT_FALSE(std::filesystem::exists(dir.path() / "run" / "results.json"));
+  }
+}
+
 TEST(EndToEnd, RefusesToOverwriteEarlierResults) {
   testing::TempDir dir;
   dir.write("results.json", "{}");

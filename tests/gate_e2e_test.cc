@@ -368,7 +368,13 @@ TEST(CiGate, AnUnchangedBuildPassesItsOwnGate) {
   EXPECT_NE(gate.out.find("regressions: 0"), std::string::npos) << gate.out;
   const auto verdict = nlohmann::json::parse(testing::read_file(dir.path() / "g" / "gate.json"));
   EXPECT_EQ(verdict["cells"].size(), 12u);  // 3 backends x 2 workloads x 2 sizes
-  for (const auto& cell : verdict["cells"]) EXPECT_EQ(cell["result"], "pass") << cell.dump();
+  // The gate's promise is no regression on an unchanged build; a chance "improvement" (an
+  // interval below -threshold) passes too, and with 12 cells at 1 - 2/64 coverage it is no
+  // rare event on a loaded machine, so it is not what this test asserts.
+  for (const auto& cell : verdict["cells"]) {
+    EXPECT_TRUE(cell["pass"].get<bool>()) << cell.dump();
+    EXPECT_NE(cell["result"], "regression") << cell.dump();
+  }
 }
 
 }  // namespace

@@ -71,6 +71,8 @@ TEST(Matrix, RejectsBadValuesNamingTheFieldAndWhatIsAllowed) {
       {"sizes", R"([99999999999999999])", "out of range (allowed: 1 to"},
       {"live", R"([0])", "field 'live[0]'"},
       {"sizes", R"([])", "field 'sizes': must be a non-empty array"},
+      {"sizes", R"([64, 64])", "field 'sizes[1]': 64 is listed twice"},
+      {"entry", R"("fastest")", "unknown entry-point set 'fastest' (allowed: portable, native, rust)"},
       {"colour", R"("red")", "unknown field 'colour' (allowed: "},
       {"protocol", R"({"samples": 0})", "field 'protocol.samples'"},
       {"protocol", R"({"order": "random"})", "allowed: shuffled, matrix"},
