@@ -1,12 +1,14 @@
-// The worker protocol (docs/protocol.md), version 1: JSON lines.
+// The worker protocol (docs/protocol.md), version 2: JSON lines.
 //
 // The orchestrator starts `abench-worker-<backend>` with no arguments and writes one
-// WorkerRequest line on its stdin. The worker answers on stdout, one JSON object a line:
+// WorkerRequest line on its stdin. The worker answers on the descriptor named in
+// ABENCH_PROTOCOL_FD (3; stdout when run by hand), one JSON object a line:
 //   {"type":"hello", ...}   who serves malloc, allocator version, pinned CPU, cell order
+//   {"type":"warm", "id", "batch_ns", "samples"}   a timed cell's warm-up fixed its batch
 //   {"type":"cell", ...}    one per cell, as soon as that cell is done
 //   {"type":"done"}         the worker finished every cell
 //   {"type":"fatal", "error": "..."}   the worker cannot run (exit code 3)
-// Anything on stderr is diagnostics, kept by the orchestrator for failure reports.
+// Its stdout and stderr (a plugin's printf, diagnostics) are kept for failure reports.
 #pragma once
 
 #include <cstdint>
@@ -23,7 +25,7 @@
 
 namespace abench {
 
-inline constexpr int kProtocolVersion = 1;
+inline constexpr int kProtocolVersion = 2;  // 2: reports on their own descriptor, "warm"
 
 // A cell report whose error starts with this was refused (this mode or this machine
 // cannot measure it honestly), not failed.

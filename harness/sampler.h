@@ -17,6 +17,10 @@ struct SamplerConfig {
   int samples = 11;
   std::uint64_t fixed_iterations = 0;            // 0: adaptive
   std::uint64_t max_iterations = 1ull << 36;     // guards a batch that never gets long
+  // Called once warm-up has fixed the batch, before the first sample, with the last
+  // warm-up batch's time: the worker tells abench how long the samples will take, so a
+  // hang is found in seconds (docs/protocol.md, "warm"). Not part of the request.
+  void (*on_warmed_up)(std::uint64_t batch_ns, int samples) = nullptr;
 };
 
 struct SampleRun {
@@ -30,8 +34,9 @@ template <class TimeBatch>
 SampleRun sample(const SamplerConfig& config, TimeBatch&& time_batch) {
   SampleRun run;
   std::uint64_t iterations = config.fixed_iterations ? config.fixed_iterations : 1;
+  std::uint64_t ns = 0;
   for (;;) {
-    const std::uint64_t ns = time_batch(iterations);
+    ns = time_batch(iterations);
     ++run.warmup_batches;
     if (config.fixed_iterations || ns >= config.min_batch_ns ||
         iterations >= config.max_iterations)
@@ -39,6 +44,7 @@ SampleRun sample(const SamplerConfig& config, TimeBatch&& time_batch) {
     iterations *= 2;
   }
   run.iterations = iterations;
+  if (config.on_warmed_up != nullptr) config.on_warmed_up(ns, config.samples);
   run.batch_ns.reserve(static_cast<std::size_t>(config.samples));
   for (int s = 0; s < config.samples; ++s) run.batch_ns.push_back(time_batch(iterations));
   return run;

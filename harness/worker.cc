@@ -1,6 +1,12 @@
 #include "harness/worker.h"
 
+#include <fcntl.h>
+#include <sys/prctl.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstdlib>
 
 #include <cstdio>
 #include <algorithm>
@@ -27,16 +33,56 @@ namespace {
 
 constexpr int kExitFatal = 3;
 
+// The protocol's descriptor (ABENCH_PROTOCOL_FD, docs/protocol.md); stdout when run by
+// hand. A plugin's printf goes to stdout, never here.
+int g_protocol_fd = STDOUT_FILENO;
+
+void open_protocol_channel() {
+  const char* named = std::getenv("ABENCH_PROTOCOL_FD");
+  if (named == nullptr) return;
+  const int fd = std::atoi(named);
+  if (fd > STDERR_FILENO && fcntl(fd, F_GETFD) >= 0) {
+    fcntl(fd, F_SETFD, FD_CLOEXEC);  // not inherited by whatever a plugin starts
+    g_protocol_fd = fd;
+  }
+}
+
+// A worker must not outlive abench, even when abench is killed with SIGKILL.
+void die_with_parent() {
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  const char* parent = std::getenv("ABENCH_PARENT_PID");
+  if (parent != nullptr && getppid() != static_cast<pid_t>(std::atol(parent))) _exit(3);  // it died already
+}
+
+void send_line(const char* line, std::size_t size) {
+  for (std::size_t sent = 0; sent < size;) {
+    const ssize_t n = write(g_protocol_fd, line + sent, size - sent);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) _exit(3);  // abench is gone: nobody reads the results
+    sent += static_cast<std::size_t>(n);
+  }
+}
+
 void emit(const nlohmann::json& message) {
-  const std::string line = message.dump() + "\n";
-  std::fwrite(line.data(), 1, line.size(), stdout);
-  std::fflush(stdout);
+  const std::string line = message.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  send_line(line.data(), line.size());
 }
 
 int fatal(const std::string& error) {
   emit({{"type", "fatal"}, {"error", error}});
   std::fprintf(stderr, "abench worker: %s\n", error.c_str());
   return kExitFatal;
+}
+
+int g_current_cell = -1;
+
+// Between warm-up and the first sample: formatted on the stack, so the allocator under
+// test serves nothing here and its state is the one warm-up left.
+void report_warmed_up(std::uint64_t batch_ns, int samples) {
+  char line[128];
+  const int n = std::snprintf(line, sizeof line, "{\"type\":\"warm\",\"id\":%d,\"batch_ns\":%llu,\"samples\":%d}\n",
+                              g_current_cell, static_cast<unsigned long long>(batch_ns), samples);
+  if (n > 0 && static_cast<std::size_t>(n) < sizeof line) send_line(line, static_cast<std::size_t>(n));
 }
 
 WorkerHello hello_from(const backend::Identity& id) {
@@ -93,6 +139,8 @@ std::vector<int> cell_order(const WorkerRequest& request) {
 }
 
 int worker_main(int argc, char** argv) {
+  die_with_parent();
+  open_protocol_channel();
   const backend::Identity identity = backend::identify();
   if (!identity.serves_malloc)
     return fatal("refusing to run: " + identity.problem);
@@ -167,11 +215,13 @@ int worker_main(int argc, char** argv) {
     hello.pinned_cpu = pin.cpu;
   }
   hello.order = cell_order(request);
+  request.sampler.on_warmed_up = report_warmed_up;
   emit(hello);
 
   for (int id : hello.order) {
     const CellSpec& cell = *std::find_if(request.cells.begin(), request.cells.end(),
                                          [id](const CellSpec& c) { return c.id == id; });
+    g_current_cell = id;
     if (request.mode == WorkerMode::count)
       emit(count_cell(cell, request.touch, plugin.get(), entry));
     else

@@ -105,6 +105,7 @@ int calibrate_command(const CalibrateOptions& o, const std::vector<std::string>&
     const auto run_dir = dir / fmt::format("run{}", run + 1);
     std::filesystem::create_directories(run_dir);
     const RunResults results = execute_plan(plan, matrix, run_dir, command_line);
+    throw_if_interrupted(results, run_dir, nullptr);
     failed += totals_of(results).failed;
     const StoredResults measured = results_from_json(results_to_json(results), (run_dir / "results.json").string());
     conditions = measured.conditions;

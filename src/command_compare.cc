@@ -31,6 +31,7 @@ CLI::App* register_compare_command(CLI::App& app, CompareOptions& o) {
   cmd->add_flag("--no-confirm", o.no_confirm,
                 "With --gate: do not measure the variants of regressed cells a second time to confirm them");
   add_gate_rule_options(*cmd, o.gate_rules);
+  add_resume_option(*cmd);
   return cmd;
 }
 
@@ -47,10 +48,11 @@ int compare_command(const CompareOptions& o, const std::vector<std::string>& com
   Plan plan = make_compare_plan(matrix, baselines, candidates, matrix.protocol.seed);
   ProcessLauncher launcher;
   preflight_variants(plan.variants, matrix.protocol.counts, launcher);
-  const auto dir = prepare_output_dir(o.out, "compare-" + matrix.name);
+  const bool resume = !o.measure.resume.empty();
+  const auto dir = prepare_output_dir(o.out, "compare-" + matrix.name, resume);
 
   const auto start = std::chrono::steady_clock::now();
-  const RunResults results = execute_plan(std::move(plan), matrix, dir, command_line);
+  const RunResults results = execute_plan(std::move(plan), matrix, dir, command_line, resume);
   write_formats(dir, results, o.measure.formats);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
@@ -62,6 +64,7 @@ int compare_command(const CompareOptions& o, const std::vector<std::string>& com
   write_file_atomically(dir / "compare.md", markdown);
   write_file_atomically(dir / "compare.csv", comparison_csv(comparison));
   write_file_atomically(dir / "compare.json", comparison_json(comparison).dump(2) + "\n");
+  throw_if_interrupted(results, dir, "compare");  // the files above hold what is complete
 
   const RunTotals t = totals_of(results);
   fmt::print("{}\n", markdown);

@@ -92,6 +92,7 @@ void confirm_regressions(GateVerdict& verdict, StoredResults& measured, Plan pla
   const auto confirm_dir = dir / "confirm";
   std::filesystem::create_directories(confirm_dir);
   const RunResults again = execute_plan(std::move(plan), matrix, confirm_dir, command_line);
+  throw_if_interrupted(again, confirm_dir, nullptr);
   const StoredResults second = results_from_json(results_to_json(again), (confirm_dir / "results.json").string());
   auto judged = [&](const StoredResults& results) {
     std::vector<GatePair> pairs = pair_results(results, results);
@@ -223,6 +224,8 @@ int gate_command(const GateCommandOptions& o, const std::vector<std::string>& co
     Plan plan = side_by_side_plan(workers, matrix);
     const auto dir = prepare_output_dir(o.out, "gate-" + matrix.name);
     const RunResults results = execute_plan(std::move(plan), matrix, dir, command_line);
+  throw_if_interrupted(results, dir, nullptr);
+    throw_if_interrupted(results, dir, nullptr);
     GateVerdict verdict = gate_interleaved(results, matrix, dir, rules, noise, !o.no_confirm, command_line);
     const StoredResults measured = results_from_json(results_to_json(results), (dir / "results.json").string());
     if (std::string note = drift_note(before, measured); !note.empty()) verdict.notes.insert(verdict.notes.begin(), note);
@@ -231,6 +234,7 @@ int gate_command(const GateCommandOptions& o, const std::vector<std::string>& co
   Plan plan = make_plan(matrix, matrix.protocol.seed);
   const auto dir = prepare_output_dir(o.out, "gate-" + matrix.name);
   const RunResults results = execute_plan(std::move(plan), matrix, dir, command_line);
+  throw_if_interrupted(results, dir, nullptr);
   const StoredResults after = results_from_json(results_to_json(results), (dir / "results.json").string());
   GateVerdict verdict = evaluate_gate(pair_results(before, after), rules, noise, CompareSettings{});
   add_environment_warnings(verdict, before, after);

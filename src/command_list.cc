@@ -27,7 +27,10 @@ int list_command() {
     // The worker's own self-check says which allocator really serves malloc there.
     std::string hello_line;
     LaunchRequest request{worker_path(backend), {"--self-check"}, {}, "", 30};
-    const LaunchOutcome outcome = launcher.run(request, [&](std::string_view l) { hello_line = l; });
+    const LaunchOutcome outcome = launcher.run(request, [&](std::string_view l) {
+      hello_line = l;
+      return 0.0;
+    });
     std::string detail = describe(outcome);
     try {
       const auto hello = nlohmann::json::parse(hello_line);

@@ -19,6 +19,7 @@ CLI::App* register_run_command(CLI::App& app, RunOptions& o) {
   add_measure_options(*cmd, o.measure);
   cmd->add_option("--out", o.out, "Output directory (default: results/<time>-<matrix>)");
   cmd->add_option("--save-baseline", o.save_baseline, "Also store the results as results/baselines/NAME/ for abench gate");
+  add_resume_option(*cmd);
   return cmd;
 }
 
@@ -29,10 +30,15 @@ int run_command(const RunOptions& o, const std::vector<std::string>& command_lin
                                  "'-', '_'), stored under results/baselines/", o.save_baseline));
   const Matrix matrix = load_measure_matrix(o.measure, built_backends());
   Plan plan = make_plan(matrix, matrix.protocol.seed);
-  const auto dir = prepare_output_dir(o.out, matrix.name);  // after all validation
+  const bool resume = !o.measure.resume.empty();
+  const auto dir = prepare_output_dir(o.out, matrix.name, resume);  // after all validation
   const auto start = std::chrono::steady_clock::now();
-  const RunResults results = execute_plan(std::move(plan), matrix, dir, command_line);
+  const RunResults results = execute_plan(std::move(plan), matrix, dir, command_line, resume);
   write_formats(dir, results, o.measure.formats);
+  if (results.interrupted_by) {
+    fmt::print("{}\n", results_to_table(results));
+    throw_if_interrupted(results, dir, "run");
+  }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   const RunTotals t = totals_of(results);

@@ -26,7 +26,14 @@ struct MeasureOptions {
   bool no_counts = false;
   std::vector<std::string> formats;  // gbench, bencher, go
   std::optional<std::string> entry;  // entry-point set for every backend
+  // run, compare: the directory of the interrupted run this one continues (main() has
+  // replaced the command line by the one stored there).
+  std::string resume;
 };
+
+// The argument vector to parse: argv itself, or for `abench run|compare --resume DIR` the
+// command line stored in DIR with its seed and --out DIR (src/run/resume.h); sets *resume_dir.
+std::vector<std::string> command_line_to_parse(int argc, char** argv, std::string* resume_dir);
 
 struct RunOptions {
   MeasureOptions measure;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <stdexcept>
+#include <string>
 
 namespace abench {
 
@@ -14,6 +15,13 @@ inline constexpr int kExitMeasurementFailed = 3;
 
 struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
+};
+
+// abench was asked to stop (SIGINT, SIGTERM) and has written what it finished; exit
+// 128 + the signal, as a shell reports a process the signal ended.
+struct Interrupted : std::runtime_error {
+  Interrupted(int signal_number, const std::string& what) : std::runtime_error(what), signal(signal_number) {}
+  int signal;
 };
 
 }  // namespace abench

@@ -1,5 +1,9 @@
 // How the orchestrator starts a worker process. An interface so that the orchestration
 // (rounds, order, failure handling) is tested with a fake, without timing anything.
+//
+// A worker reports on a descriptor of its own (kProtocolFd, named in ABENCH_PROTOCOL_FD),
+// never on stdout: what a plugin or an allocator prints cannot join, forge or split the
+// protocol's lines. Its stdout and stderr are kept (their tails) as its output.
 #pragma once
 
 #include <functional>
@@ -10,33 +14,45 @@
 
 namespace abench {
 
+inline constexpr int kProtocolFd = 3;
+// A protocol line longer than this is not protocol: the worker is stopped.
+inline constexpr std::size_t kMaxProtocolLineBytes = 1 << 20;
+
 struct LaunchRequest {
   std::string executable;                                 // run directly, no shell
   std::vector<std::string> arguments;
   std::vector<std::pair<std::string, std::string>> environment;  // added to abench's own
   std::string stdin_text;
+  // Seconds the worker may take to send its first protocol line; each line's handler
+  // then says how long the next may take. Past it, the worker is hung and killed.
   double timeout_s = 600;
+  std::size_t output_tail_bytes = 4096;  // of stdout and of stderr, kept in the outcome
 };
 
 struct LaunchOutcome {
   bool started = true;    // false: the executable could not be started at all
   int exit_code = -1;     // when it exited normally
   int signal = 0;         // when a signal ended it
-  bool timed_out = false; // killed by the orchestrator at the timeout
-  std::string stderr_tail;
+  bool timed_out = false; // killed by the orchestrator: no protocol line within timeout_s
+  double timeout_s = 0;   // the allowance it exceeded
+  int interrupted_by = 0; // abench was asked to stop (SIGINT, SIGTERM): stopped, not failed
+  std::string protocol_error;  // the launcher stopped it for breaking the protocol's framing
+  std::string stdout_tail, stderr_tail;  // printable (src/util/text.h)
   std::string start_error;
 };
 
 // One-line description: "exit code 3", "killed by signal 11 (SIGSEGV)", ...
 std::string describe(const LaunchOutcome& outcome);
 
+// Called for every protocol line as soon as it arrives; returns the seconds the worker
+// may take for its next line (0: the allowance stays as it was).
+using ProtocolLineHandler = std::function<double(std::string_view line)>;
+
 class WorkerLauncher {
  public:
   virtual ~WorkerLauncher() = default;
-  // Runs the worker to completion, calling on_line for every line it writes on stdout
-  // as soon as it arrives.
-  virtual LaunchOutcome run(const LaunchRequest& request,
-                            const std::function<void(std::string_view line)>& on_line) = 0;
+  // Runs the worker to completion.
+  virtual LaunchOutcome run(const LaunchRequest& request, const ProtocolLineHandler& on_line) = 0;
 };
 
 }  // namespace abench

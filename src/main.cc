@@ -2,8 +2,14 @@
 // Parse the command line, run one subcommand, turn errors into a message and exit code.
 #include <cstdio>
 
+#include <fmt/format.h>
+
+#include <cstring>
+#include <vector>
+
 #include "src/commands.h"
 #include "src/errors.h"
+#include "src/util/interrupt.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"abench: measure allocators and aligned buffers, one worker process per allocator"};
@@ -17,21 +23,36 @@ int main(int argc, char** argv) {
   abench::CalibrateOptions calibrate_options;
   CLI::App* calibrate = abench::register_calibrate_command(app, calibrate_options);
   CLI::App* list = abench::register_list_command(app);
+  abench::install_interrupt_handlers();
+  std::vector<std::string> args;
+  std::string resume_dir;
   try {
-    app.parse(argc, argv);
+    args = abench::command_line_to_parse(argc, argv, &resume_dir);
+    std::vector<char*> pointers;
+    for (auto& a : args) pointers.push_back(a.data());
+    app.parse(static_cast<int>(pointers.size()), pointers.data());
   } catch (const CLI::ParseError& e) {
     const int code = app.exit(e);
     return code == 0 ? 0 : abench::kExitUsage;
-  }
-  try {
-    if (run->parsed()) return abench::run_command(run_options, std::vector<std::string>(argv, argv + argc));
-    if (compare->parsed())
-      return abench::compare_command(compare_options, std::vector<std::string>(argv, argv + argc));
-    if (gate->parsed()) return abench::gate_command(gate_options, std::vector<std::string>(argv, argv + argc));
-    if (calibrate->parsed())
-      return abench::calibrate_command(calibrate_options, std::vector<std::string>(argv, argv + argc));
-    if (list->parsed()) return abench::list_command();
   } catch (const abench::UsageError& e) {
+    std::fprintf(stderr, "abench: error: %s\n", e.what());
+    return abench::kExitUsage;
+  }
+  run_options.measure.resume = compare_options.measure.resume = resume_dir;
+  try {
+    if (run->parsed()) return abench::run_command(run_options, args);
+    if (compare->parsed()) return abench::compare_command(compare_options, args);
+    if (gate->parsed()) return abench::gate_command(gate_options, args);
+    if (calibrate->parsed()) return abench::calibrate_command(calibrate_options, args);
+    if (list->parsed()) return abench::list_command();
+  } catch (const abench::Interrupted& e) {
+    std::fprintf(stderr, "abench: interrupted (%s): %s\n", sigabbrev_np(e.signal), e.what());
+    return 128 + e.signal;
+  } catch (const abench::UsageError& e) {
+    if (const int signal_number = abench::interrupt_signal(); signal_number != 0) {
+      std::fprintf(stderr, "abench: interrupted (%s) before measuring: nothing was written\n", sigabbrev_np(signal_number));
+      return 128 + signal_number;
+    }
     std::fprintf(stderr, "abench: error: %s\n", e.what());
     return abench::kExitUsage;
   } catch (const std::exception& e) {

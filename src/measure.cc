@@ -20,6 +20,9 @@
 #include "src/orchestrator.h"
 #include "src/process_launcher.h"
 #include "src/progress.h"
+#include "src/run/resume.h"
+#include "src/util/interrupt.h"
+#include "src/util/json_file.h"
 #include "src/results_writers.h"
 #include "src/verdict/change_rule.h"
 #include "src/worker_registry.h"
@@ -200,6 +203,27 @@ void add_measure_options(CLI::App& cmd, MeasureOptions& o) {
       ->check(finite_between(0.1, 604800, "s"));
 }
 
+void add_resume_option(CLI::App& cmd) {
+  cmd.add_option_function<std::string>(
+      "--resume", [](const std::string&) {},
+      "Continue the interrupted run in DIR with the options, plan and seed it was started with; alone on the "
+      "command line");
+}
+
+std::vector<std::string> command_line_to_parse(int argc, char** argv, std::string* resume_dir) {
+  std::vector<std::string> args(argv, argv + argc);
+  const auto at = std::find_if(args.begin(), args.end(),
+                               [](const std::string& a) { return a == "--resume" || a.starts_with("--resume="); });
+  if (at == args.end() || args.size() < 2 || (args[1] != "run" && args[1] != "compare")) return args;
+  const bool joined = at->starts_with("--resume=");
+  if (at != args.begin() + 2 || args.size() != (joined ? 3u : 4u))
+    throw UsageError(fmt::format("abench {} --resume DIR takes no other options: the run goes on with the options it "
+                                 "was started with", args[1]));
+  *resume_dir = joined ? at->substr(9) : args[3];
+  if (resume_dir->empty()) throw UsageError("--resume: name the directory of the interrupted run");
+  return resume_command_line(*resume_dir, args[1], args[0]);
+}
+
 Matrix matrix_of_results(const nlohmann::json& results, const MeasureOptions& o, const std::vector<std::string>& built) {
   Matrix m;
   try {
@@ -257,11 +281,12 @@ void use_paired_protocol(RunProtocol& protocol, const MeasureOptions& options, d
   if (options.interleave.value_or("cell") == "cell") protocol.fresh_process_per_cell = true;
 }
 
-std::filesystem::path prepare_output_dir(const std::string& out, const std::string& name) {
+std::filesystem::path prepare_output_dir(const std::string& out, const std::string& name, bool resume) {
   const std::filesystem::path dir =
       out.empty() ? std::filesystem::path(source_directory()) / "results" /
                         (utc_timestamp("%Y%m%d-%H%M%S-") + name)
                   : std::filesystem::path(out);
+  if (resume) return dir;  // resume_command_line checked it holds an interrupted run
   if (std::filesystem::exists(dir / "results.json"))
     throw UsageError(fmt::format("--out {}: already holds a results.json; choose another "
                                  "directory so no earlier result is overwritten", dir.string()));
@@ -272,7 +297,7 @@ std::filesystem::path prepare_output_dir(const std::string& out, const std::stri
 }
 
 RunResults execute_plan(Plan plan, const Matrix& matrix, const std::filesystem::path& dir,
-                        const std::vector<std::string>& command_line) {
+                        const std::vector<std::string>& command_line, bool resume) {
   RunResults results;
   results.plan = std::move(plan);
   results.matrix = matrix;
@@ -310,12 +335,42 @@ RunResults execute_plan(Plan plan, const Matrix& matrix, const std::filesystem::
     std::filesystem::create_directories(hooks.callgrind_dir);
   }
   ProcessLauncher launcher;
-  run_plan(results, launcher, hooks);
+  if (resume) {
+    const std::string path = (dir / "results.json").string();
+    const nlohmann::json stored = read_json_file(path, "--resume");
+    lay_out_cells(results);
+    restore_finished(results, stored, path);
+    if (stored.contains("conditions")) {
+      // The conditions of the first part stay; each resumption adds its own start.
+      nlohmann::json first = stored["conditions"];
+      first["resumed"] = stored["conditions"].value("resumed", nlohmann::json::array());
+      first["resumed"].push_back({{"at", utc_timestamp("%Y-%m-%dT%H:%M:%SZ")}, {"conditions", results.conditions}});
+      results.conditions = std::move(first);
+    }
+    run_jobs(results, jobs_left(results), launcher, hooks);
+  } else {
+    run_plan(results, launcher, hooks);
+  }
   progress.finish();
-  results.complete = true;
+  results.interrupted_by = interrupt_signal();
+  results.complete = results.interrupted_by == 0;
   results.finished_at = utc_timestamp("%Y-%m-%dT%H:%M:%SZ");
   write_result_files(dir, results);
   return results;
+}
+
+void throw_if_interrupted(const RunResults& results, const std::filesystem::path& dir, const char* resume_command) {
+  if (results.interrupted_by == 0) return;
+  std::size_t kept = 0, total = 0;
+  for (const CellRecord& cell : results.cells) {
+    kept += cell.processes.size() + (cell.counts ? 1 : 0);
+    total += static_cast<std::size_t>(results.protocol.processes) + (results.protocol.counts ? 1 : 0);
+  }
+  std::string what = fmt::format("{} of {} measurements and counts are kept in {}/results.json", kept, total,
+                                 dir.string());
+  what += resume_command ? fmt::format("; resume with: abench {} --resume {}", resume_command, dir.string())
+                         : std::string("; this command cannot resume: run it again");
+  throw Interrupted(results.interrupted_by, what);
 }
 
 RunTotals totals_of(const RunResults& results) {

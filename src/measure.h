@@ -14,6 +14,8 @@
 namespace abench {
 
 void add_measure_options(CLI::App& command, MeasureOptions& options);
+// --resume DIR, for the help text: main() handles it before parsing (command_line_to_parse).
+void add_resume_option(CLI::App& command);
 
 // Loads the matrix, applies the command line's axes and protocol values, draws the seed.
 Matrix load_measure_matrix(const MeasureOptions& options, const std::vector<std::string>& built);
@@ -35,12 +37,19 @@ void use_paired_protocol(RunProtocol& protocol, const MeasureOptions& options, d
 Matrix matrix_of_results(const nlohmann::json& results, const MeasureOptions& options,
                          const std::vector<std::string>& built);
 
-// --out or results/<UTC time>-<name>; refuses a directory that already holds results.
-std::filesystem::path prepare_output_dir(const std::string& out, const std::string& name);
+// --out or results/<UTC time>-<name>; refuses a directory that already holds results,
+// unless it is the interrupted run being resumed.
+std::filesystem::path prepare_output_dir(const std::string& out, const std::string& name, bool resume = false);
 
 // Runs the plan's workers, writing results.json and results.csv into dir as cells finish.
+// resume: dir holds an interrupted run of the same plan; only what it had not finished runs.
+// An interrupted run returns with results.interrupted_by set (see throw_if_interrupted).
 RunResults execute_plan(Plan plan, const Matrix& matrix, const std::filesystem::path& dir,
-                        const std::vector<std::string>& command_line);
+                        const std::vector<std::string>& command_line, bool resume = false);
+
+// After an interrupted run, what it kept and how to go on, as an Interrupted exception.
+// resume_command: "run" or "compare"; nullptr for commands that cannot resume.
+void throw_if_interrupted(const RunResults& results, const std::filesystem::path& dir, const char* resume_command);
 
 struct RunTotals {
   std::size_t cells = 0, failed = 0, unstable = 0, refused = 0;

@@ -2,86 +2,175 @@
 
 #include <algorithm>
 #include <chrono>
+#include <deque>
 #include <set>
 
 #include <fmt/format.h>
 
 #include "src/stats/statistics.h"
+#include "src/util/interrupt.h"
+#include "src/util/text.h"
 
 namespace abench {
 namespace {
 
+// How long a worker may go without a protocol line before it is called hung: its start,
+// a cell's warm-up, a cell's samples once warm-up fixed the batch (the worker says how long
+// a batch takes), a counting cell. Ten times what is expected, plus a few seconds for a
+// loaded machine; --worker-timeout replaces them all.
+struct Allowances {
+  double start_s, warmup_s, counting_s, per_sample_factor = 10, slack_s = 5;
+  double user_s = 0;
+
+  explicit Allowances(const RunProtocol& p) : user_s(p.worker_timeout_s) {
+    const double batch_s = p.min_batch_ms / 1000.0;
+    const bool callgrind = p.measure == Measure::instructions;  // ~50x slower, and slow to start
+    start_s = callgrind ? 120 : 30;
+    // Warm-up doubles the batch until it lasts min_batch: about 4 batches' time; a compare's
+    // fixed count may be slower on this side.
+    warmup_s = callgrind ? 120 : slack_s + 10 * 4 * batch_s;
+    counting_s = 30;
+  }
+  double or_user(double s) const { return user_s > 0 ? user_s : s; }
+  double start() const { return or_user(start_s); }
+  double next_cell(WorkerMode mode) const { return or_user(mode == WorkerMode::count ? counting_s : warmup_s); }
+  double samples(double batch_ns, int samples) const {
+    return or_user(slack_s + per_sample_factor * std::max(samples, 1) * batch_ns / 1e9);
+  }
+};
+
 class JobRunner {
  public:
-  JobRunner(RunResults& results, WorkerRecord& worker, const OrchestratorHooks& hooks,
-            std::size_t& done, std::size_t total)
-      : results_(results), worker_(worker), hooks_(hooks), done_(done), total_(total) {}
+  JobRunner(RunResults& results, std::size_t worker, const OrchestratorHooks& hooks, std::size_t& done,
+            std::size_t total)
+      : results_(results), worker_index_(worker), hooks_(hooks), done_(done), total_(total),
+        allowances_(results.protocol) {}
 
-  void on_line(std::string_view line) {
+  double first_allowance() const { return allowances_.start(); }
+
+  // Returns the seconds the worker may take for its next line.
+  double on_line(std::string_view line) {
+    WorkerRecord& worker = this->worker();
     nlohmann::json message;
     try {
       message = nlohmann::json::parse(line);
       const std::string type = message.at("type").get<std::string>();
-      if (type == "hello") {
-        worker_.hello = message.get<WorkerHello>();
+      if (worker.finished) {
+        worker.protocol_error = fmt::format("a '{}' message after 'done'", printable(type));
+      } else if (type == "hello") {
+        worker.hello = message.get<WorkerHello>();
         announce_next();
+        return allowances_.next_cell(worker.job.mode);
+      } else if (type == "warm") {
+        return allowances_.samples(message.at("batch_ns").get<double>(), message.at("samples").get<int>());
       } else if (type == "cell") {
         record(message.get<CellReport>());
+        return allowances_.next_cell(worker.job.mode);
       } else if (type == "counts") {
         record_counts(message.get<CellCounts>());
+        return allowances_.next_cell(worker.job.mode);
       } else if (type == "done") {
-        worker_.finished = true;
+        worker.finished = true;
+        if (reported_.size() < worker.job.cell_ids.size())
+          worker.protocol_error = fmt::format("'done' with {} of its {} cells unreported",
+                                              worker.job.cell_ids.size() - reported_.size(), worker.job.cell_ids.size());
       } else if (type == "fatal") {
-        worker_.protocol_error = message.value("error", "worker reported a fatal error");
+        worker.protocol_error = printable(message.value("error", "worker reported a fatal error"));
       } else {
-        worker_.protocol_error = fmt::format("unknown message type '{}'", type);
+        worker.protocol_error = fmt::format("unknown message type '{}'", printable(type));
       }
     } catch (const std::exception& e) {
-      worker_.protocol_error = fmt::format("unreadable worker output '{}': {}", line.substr(0, 200), e.what());
+      worker.protocol_error =
+          fmt::format("unreadable worker output '{}': {}", printable(line.substr(0, 200)), printable(e.what()));
     }
+    return 0;
   }
 
-  // Cells the worker never reported fail with what happened to it.
-  void finish(const LaunchOutcome& outcome) {
-    worker_.outcome = outcome;
-    for (int id : worker_.job.cell_ids) {
-      if (reported_.contains(id)) continue;
-      std::string reason = fmt::format("{} {} ({}{}) {} before reporting this cell",
-                                       worker_.job.mode == WorkerMode::count ? "counting worker" : "worker",
-                                       results_.plan.variants[worker_.job.variant].label(),
-                                       worker_.job.mode == WorkerMode::count ? "counting run"
-                                           : fmt::format("round {}", worker_.job.round + 1),
-                                       worker_.hello ? fmt::format(", pid {}", worker_.hello->pid) : "",
-                                       describe(outcome));
-      if (!worker_.protocol_error.empty()) reason += ": " + worker_.protocol_error;
-      if (!outcome.stderr_tail.empty()) reason += "; stderr: " + last_lines(outcome.stderr_tail);
-      CellRecord& cell = results_.cells[static_cast<std::size_t>(id)];
-      // A counting run that fails takes only the counts with it, never the timing.
-      if (worker_.job.mode == WorkerMode::count)
-        cell.counts_unavailable = reason;
-      else
-        cell.failures.push_back(reason);
-      ++done_;
+  // Cells the worker never reported: the one it was running fails with what happened to
+  // it; the ones it had not reached are returned, to run in a fresh worker. Before its
+  // hello (it could not start, or refused) every cell fails. An interrupted worker fails
+  // nothing: its cells stay pending for --resume.
+  std::vector<int> finish(const LaunchOutcome& outcome) {
+    WorkerRecord& worker = this->worker();
+    worker.outcome = outcome;
+    std::vector<int> unreported;
+    const std::vector<int>& order = worker.hello ? worker.hello->order : worker.job.cell_ids;
+    for (int id : order)
+      if (!reported_.contains(id) && std::count(worker.job.cell_ids.begin(), worker.job.cell_ids.end(), id)) unreported.push_back(id);
+    for (int id : worker.job.cell_ids)  // a hello whose order left cells out
+      if (!reported_.contains(id) && !std::count(unreported.begin(), unreported.end(), id)) unreported.push_back(id);
+    std::vector<int> not_reached;
+    if (outcome.interrupted_by != 0 || unreported.empty()) {
+      hooks_.on_update(results_);
+      return not_reached;
+    }
+    // Only a worker that got going and then died or hung mid-cell has a cell to blame.
+    const bool one_cell_to_blame = worker.hello && !worker.finished && outcome.started;
+    const std::string what = describe(outcome);
+    for (std::size_t k = 0; k < unreported.size(); ++k) {
+      const int id = unreported[k];
+      if (one_cell_to_blame && k > 0) {
+        not_reached.push_back(id);
+        continue;
+      }
+      fail(id, one_cell_to_blame ? fmt::format("{} while running this cell", what)
+                                 : fmt::format("{} before reporting this cell", what),
+           outcome);
     }
     hooks_.on_update(results_);
+    return not_reached;
   }
 
  private:
+  WorkerRecord& worker() { return results_.workers[worker_index_]; }
+
+  void fail(int id, const std::string& what, const LaunchOutcome& outcome) {
+    const WorkerRecord& worker = this->worker();
+    std::string reason = fmt::format("{} {} ({}{}) {}",
+                                     worker.job.mode == WorkerMode::count ? "counting worker" : "worker",
+                                     results_.plan.variants[worker.job.variant].label(),
+                                     worker.job.mode == WorkerMode::count ? "counting run"
+                                         : fmt::format("round {}", worker.job.round + 1),
+                                     worker.hello ? fmt::format(", pid {}", worker.hello->pid) : "", what);
+    if (!worker.protocol_error.empty()) reason += ": " + worker.protocol_error;
+    if (!outcome.stderr_tail.empty()) reason += "; stderr: " + last_lines(outcome.stderr_tail);
+    if (!outcome.stdout_tail.empty()) reason += "; its output (stdout): " + last_lines(outcome.stdout_tail);
+    CellRecord& cell = results_.cells[static_cast<std::size_t>(id)];
+    // A counting run that fails takes only the counts with it, never the timing.
+    if (worker.job.mode == WorkerMode::count)
+      cell.counts_unavailable = reason;
+    else
+      cell.failures.push_back(reason);
+    mark_done(cell);
+    ++done_;
+  }
+
   static std::string last_lines(const std::string& text) {
-    std::string tail = text.size() > 600 ? fmt::format("...{}", text.substr(text.size() - 600)) : text;
+    std::string tail = text.size() > 600 ? fmt::format("...{}", printable_tail(text, 600)) : text;
     while (!tail.empty() && (tail.back() == '\n' || tail.back() == ' ')) tail.pop_back();
     return tail;
   }
 
   // The cell a report is for, if this job asked for it and it was not reported before.
   CellRecord* accept(int id) {
+    WorkerRecord& worker = this->worker();
     if (id < 0 || static_cast<std::size_t>(id) >= results_.cells.size() ||
-        !std::count(worker_.job.cell_ids.begin(), worker_.job.cell_ids.end(), id)) {
-      worker_.protocol_error = fmt::format("report for cell {} that was not asked for", id);
+        !std::count(worker.job.cell_ids.begin(), worker.job.cell_ids.end(), id)) {
+      worker.protocol_error = fmt::format("report for cell {} that was not asked for", id);
       return nullptr;
     }
     if (!reported_.insert(id).second) return nullptr;
-    return &results_.cells[static_cast<std::size_t>(id)];
+    CellRecord& cell = results_.cells[static_cast<std::size_t>(id)];
+    mark_done(cell);
+    return &cell;
+  }
+
+  void mark_done(CellRecord& cell) {
+    const Job& job = worker().job;
+    if (job.mode == WorkerMode::count)
+      cell.counting_done = true;
+    else if (!std::count(cell.rounds_done.begin(), cell.rounds_done.end(), job.round))
+      cell.rounds_done.push_back(job.round);
   }
 
   void reported() {
@@ -96,7 +185,7 @@ class JobRunner {
     if (counts.ok)
       cell->counts = counts;
     else
-      cell->counts_unavailable = counts.error;
+      cell->counts_unavailable = printable(counts.error);
     reported();
   }
 
@@ -104,16 +193,17 @@ class JobRunner {
     CellRecord* record = accept(report.id);
     if (record == nullptr) return;
     CellRecord& cell = *record;
+    const WorkerRecord& worker = this->worker();
     if (!report.ok && report.error.starts_with(kRefusedPrefix)) {
-      cell.refusal = report.error;
+      cell.refusal = printable(report.error);
     } else if (!report.ok || report.sample_ns_per_op.empty()) {
-      cell.failures.push_back(report.ok ? "worker reported no samples" : report.error);
+      cell.failures.push_back(report.ok ? "worker reported no samples" : printable(report.error));
     } else {
       ProcessMeasurement m;
-      m.round = worker_.job.round;
-      m.pid = worker_.hello ? worker_.hello->pid : 0;
-      m.cpu = worker_.hello ? worker_.hello->pinned_cpu : -1;
-      m.seed = worker_.job.seed;
+      m.round = worker.job.round;
+      m.pid = worker.hello ? worker.hello->pid : 0;
+      m.cpu = worker.hello ? worker.hello->pinned_cpu : -1;
+      m.seed = worker.job.seed;
       m.iterations = report.iterations;
       m.warmup_batches = report.warmup_batches;
       m.sample_ns_per_op = report.sample_ns_per_op;
@@ -126,10 +216,11 @@ class JobRunner {
   }
 
   void announce_next() {
-    std::string current = results_.plan.variants[worker_.job.variant].label();
-    if (worker_.job.mode == WorkerMode::count) current += " counting";
-    if (worker_.hello && reported_.size() < worker_.hello->order.size()) {
-      const int next = worker_.hello->order[reported_.size()];
+    const WorkerRecord& worker = this->worker();
+    std::string current = results_.plan.variants[worker.job.variant].label();
+    if (worker.job.mode == WorkerMode::count) current += " counting";
+    if (worker.hello && reported_.size() < worker.hello->order.size()) {
+      const int next = worker.hello->order[reported_.size()];
       if (next >= 0 && static_cast<std::size_t>(next) < results_.cells.size())
         current = fmt::format("{} {}", current, cell_label(results_.cells[static_cast<std::size_t>(next)].cell.spec));
     }
@@ -137,22 +228,15 @@ class JobRunner {
   }
 
   RunResults& results_;
-  WorkerRecord& worker_;
+  std::size_t worker_index_;  // into results_.workers, which grows while jobs run
   const OrchestratorHooks& hooks_;
   std::size_t& done_;
   std::size_t total_;
+  Allowances allowances_;
   std::set<int> reported_;
 };
 
 }  // namespace
-
-double worker_timeout_s(const RunProtocol& protocol, std::size_t cells) {
-  if (protocol.worker_timeout_s > 0) return protocol.worker_timeout_s;
-  // A cell takes about (warmup doublings + samples) batches of up to twice the minimum
-  // batch time; allow ten times that, plus start-up, before calling a worker hung.
-  const double per_cell_s = (20.0 + protocol.samples) * 2 * protocol.min_batch_ms / 1000.0;
-  return 60.0 + 10.0 * per_cell_s * static_cast<double>(cells);
-}
 
 namespace {
 // compare measures both sides of a pair at one iteration count: the count of the first
@@ -177,7 +261,7 @@ LaunchRequest make_launch_request(const RunResults& results, const Job& job, con
     request.environment.emplace_back("ABENCH_EXPECT_MALLOC_FROM", variant.preload);
   }
   request.stdin_text = nlohmann::json(make_worker_request(results, job)).dump() + "\n";
-  request.timeout_s = worker_timeout_s(results.protocol, job.cell_ids.size());
+  request.timeout_s = Allowances(results.protocol).start();
   if (job.mode == WorkerMode::time && results.protocol.measure == Measure::instructions) {
     // Collection starts off; the worker switches it on around each measured region and
     // reads its dumps from this directory. --cache-sim adds data reads and writes.
@@ -191,7 +275,6 @@ LaunchRequest make_launch_request(const RunResults& results, const Job& job, con
                                       [](const auto& kv) { return kv.first == "MALLOC_CONF"; });
     if (variant.backend == "jemalloc" && !own_conf)
       request.environment.emplace_back("MALLOC_CONF", kDeterministicJemallocConf);
-    request.timeout_s *= 20;  // callgrind runs code ~50x slower; cells are few operations
   }
   return request;
 }
@@ -212,32 +295,49 @@ WorkerRequest make_worker_request(const RunResults& results, const Job& job) {
   request.touch = p.touch;
   request.pin = p.pin;
   request.cpu = p.cpu;
-  request.order = p.order;
+  request.order = job.continuation ? CellOrder::matrix : p.order;
   request.seed = job.seed;
   return request;
 }
 
-void run_plan(RunResults& results, WorkerLauncher& launcher, const OrchestratorHooks& hooks) {
+void lay_out_cells(RunResults& results) {
   results.cells.clear();
-  for (const auto& cell : results.plan.cells) results.cells.push_back({cell, std::nullopt, {}, {}, "", ""});
+  for (const auto& cell : results.plan.cells) results.cells.push_back({cell, std::nullopt, {}, {}, "", "", {}, false});
+  results.workers.clear();
+}
+
+void run_plan(RunResults& results, WorkerLauncher& launcher, const OrchestratorHooks& hooks) {
+  lay_out_cells(results);
+  run_jobs(results, results.plan.jobs, launcher, hooks);
+}
+
+std::size_t run_jobs(RunResults& results, const std::vector<Job>& jobs, WorkerLauncher& launcher,
+                     const OrchestratorHooks& hooks) {
   std::size_t done = 0;
   std::size_t total = 0;
-  for (const auto& job : results.plan.jobs) total += job.cell_ids.size();
+  for (const auto& job : jobs) total += job.cell_ids.size();
   hooks.on_update(results);
 
-  results.workers.reserve(results.plan.jobs.size());
-  for (const Job& job : results.plan.jobs) {
+  std::deque<Job> queue(jobs.begin(), jobs.end());
+  while (!queue.empty() && interrupt_signal() == 0) {
+    const Job job = queue.front();
+    queue.pop_front();
     results.workers.push_back({job, std::nullopt, {}, "", false, 0});
-    WorkerRecord& worker = results.workers.back();
+    const std::size_t index = results.workers.size() - 1;
+    JobRunner runner(results, index, hooks, done, total);
     const LaunchRequest request = make_launch_request(results, job, hooks);
-    JobRunner runner(results, worker, hooks, done, total);
     hooks.on_progress(done, total, results.plan.variants[job.variant].label() + " starting");
     const auto start = std::chrono::steady_clock::now();
-    const LaunchOutcome outcome =
-        launcher.run(request, [&](std::string_view line) { runner.on_line(line); });
-    worker.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    runner.finish(outcome);
+    const LaunchOutcome outcome = launcher.run(request, [&](std::string_view line) { return runner.on_line(line); });
+    results.workers[index].wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (std::vector<int> rest = runner.finish(outcome); !rest.empty()) {
+      Job continuation = job;
+      continuation.cell_ids = std::move(rest);
+      continuation.continuation = true;
+      queue.push_front(std::move(continuation));  // before the next job: rounds keep their order
+    }
   }
+  return done;
 }
 
 }  // namespace abench

@@ -1,6 +1,6 @@
 // Runs a plan: launches each job's worker, feeds its answers into RunResults as they
-// arrive, and turns a worker that crashes, is killed or times out into failures of the
-// cells it had not reported, so the rest of the run goes on.
+// arrive. A worker that crashes, hangs or breaks the protocol fails the cell it was
+// running; a fresh worker runs the cells it had not reached, so the rest of the run goes on.
 #pragma once
 
 #include <functional>
@@ -32,9 +32,16 @@ WorkerRequest make_worker_request(const RunResults& results, const Job& job);
 // The worker process for a job: its variant's executable, environment and preload.
 LaunchRequest make_launch_request(const RunResults& results, const Job& job, const OrchestratorHooks& hooks);
 
-// Seconds a worker may take for `cells` cells under `protocol` before it is killed.
-double worker_timeout_s(const RunProtocol& protocol, std::size_t cells);
+// Empty records for every cell of the plan.
+void lay_out_cells(RunResults& results);
 
+// Runs every job of the plan from empty results.
 void run_plan(RunResults& results, WorkerLauncher& launcher, const OrchestratorHooks& hooks);
+
+// Runs these jobs into results whose cells exist (a plan's, or a resumed run's), a fresh
+// worker taking over the cells a failed one had not reached. Stops launching when abench
+// is interrupted (src/util/interrupt.h). Returns the cells reported or failed.
+std::size_t run_jobs(RunResults& results, const std::vector<Job>& jobs, WorkerLauncher& launcher,
+                     const OrchestratorHooks& hooks);
 
 }  // namespace abench

@@ -29,6 +29,9 @@ struct Job {
   std::size_t variant = 0;
   std::vector<int> cell_ids;
   std::uint64_t seed = 0;  // the worker's cell-order seed
+  // A fresh worker for the cells a failed one had not reached: it runs them in the order
+  // given (the failed worker's), not reshuffled.
+  bool continuation = false;
 };
 
 struct Plan {

@@ -4,6 +4,7 @@
 
 #include "harness/protocol.h"
 #include "src/errors.h"
+#include "src/util/text.h"
 #include "src/worker_registry.h"
 
 namespace abench {
@@ -23,22 +24,28 @@ void check_worker(const Variant& variant, WorkerMode mode, WorkerLauncher& launc
   std::string first_line;
   const LaunchOutcome outcome = launcher.run(request, [&](std::string_view line) {
     if (first_line.empty()) first_line = line;
+    return 0.0;
   });
   const std::string which = fmt::format("variant '{}': {} worker {}", variant.label(),
                                         mode == WorkerMode::count ? "counting" : "timed", request.executable);
   if (!outcome.started) throw UsageError(fmt::format("{}: {}", which, describe(outcome)));
+  if (first_line.empty() && outcome.stdout_tail.find("\"type\":\"hello\"") != std::string::npos)
+    throw UsageError(fmt::format("{} speaks worker protocol 1 (reports on stdout); this abench reads protocol {} "
+                                 "on descriptor {}: rebuild the worker with this abench (scripts/build-worker)",
+                                 which, kProtocolVersion, kProtocolFd));
   nlohmann::json hello;
   try {
     hello = nlohmann::json::parse(first_line);
   } catch (const std::exception&) {
-    throw UsageError(fmt::format("{} is not an abench worker: its --self-check printed '{}' ({})", which,
-                                 first_line.substr(0, 120), describe(outcome)));
+    throw UsageError(fmt::format("{} is not an abench worker: its --self-check reported '{}' on descriptor {} and "
+                                 "printed '{}' ({})", which, printable(first_line.substr(0, 120)), kProtocolFd,
+                                 printable_tail(outcome.stdout_tail, 120), describe(outcome)));
   }
   if (hello.value("type", "") == "fatal")
-    throw UsageError(fmt::format("{} refused: {}", which, hello.value("error", "")));
+    throw UsageError(fmt::format("{} refused: {}", which, printable(hello.value("error", ""))));
   if (hello.value("type", "") != "hello" || !hello.contains("protocol"))
-    throw UsageError(fmt::format("{} is not an abench worker: its --self-check printed '{}'", which,
-                                 first_line.substr(0, 120)));
+    throw UsageError(fmt::format("{} is not an abench worker: its --self-check reported '{}'", which,
+                                 printable(first_line.substr(0, 120))));
   if (hello["protocol"] != kProtocolVersion)
     throw UsageError(fmt::format("{} speaks worker protocol {}, this abench speaks {}", which,
                                  hello["protocol"].dump(), kProtocolVersion));

@@ -8,18 +8,20 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
 
 #include <fmt/format.h>
 
+#include "src/util/interrupt.h"
+#include "src/util/text.h"
+
 extern char** environ;
 
 namespace abench {
 namespace {
-
-constexpr std::size_t kStderrTailBytes = 4096;
 
 // Set by keep_orchestrator_off_cpu: the mask workers must start with.
 bool g_restricted = false;
@@ -52,6 +54,50 @@ void close_fd(int& fd) {
   fd = -1;
 }
 
+// Keeps the last `limit` bytes of a stream, trimming only when twice that is held.
+void keep_tail(std::string& tail, const char* data, std::size_t n, std::size_t limit) {
+  tail.append(data, n);
+  if (tail.size() > 2 * limit) tail.erase(0, tail.size() - limit);
+}
+
+// abench's environment for a child: without what the request sets (getenv finds the first
+// of two entries, so an inherited MALLOC_CONF would beat the variant's) or what the
+// launcher sets itself.
+bool overridden(std::string_view entry, const LaunchRequest& request) {
+  const std::string_view key = entry.substr(0, entry.find('='));
+  if (key == "ABENCH_PROTOCOL_FD" || key == "ABENCH_PARENT_PID") return true;
+  return std::any_of(request.environment.begin(), request.environment.end(),
+                     [&](const auto& kv) { return kv.first == key; });
+}
+
+// Splits protocol lines in linear time: each byte is scanned for a newline once, and the
+// consumed prefix is dropped once per read, not once per line.
+class LineSplitter {
+ public:
+  // Returns false when a line grows past kMaxProtocolLineBytes without its newline.
+  bool feed(const char* data, std::size_t n, const ProtocolLineHandler& on_line, double& allowance_s) {
+    buffer_.append(data, n);
+    std::size_t line_start = 0;
+    for (std::size_t nl; (nl = buffer_.find('\n', scanned_)) != std::string::npos;) {
+      const double next = on_line(std::string_view(buffer_).substr(line_start, nl - line_start));
+      if (next > 0) allowance_s = next;
+      line_start = scanned_ = nl + 1;
+    }
+    buffer_.erase(0, line_start);
+    scanned_ = buffer_.size();
+    return buffer_.size() <= kMaxProtocolLineBytes;
+  }
+  // A last line without its newline.
+  void flush(const ProtocolLineHandler& on_line) {
+    if (!buffer_.empty()) on_line(buffer_);
+    buffer_.clear();
+  }
+
+ private:
+  std::string buffer_;
+  std::size_t scanned_ = 0;
+};
+
 }  // namespace
 
 void release_orchestrator_cpus() {
@@ -80,18 +126,24 @@ std::vector<int> keep_orchestrator_off_cpu(int cpu) {
 
 std::string describe(const LaunchOutcome& o) {
   if (!o.started) return "could not start: " + o.start_error;
-  if (o.timed_out) return "killed after exceeding its timeout";
+  if (o.interrupted_by != 0)
+    return fmt::format("stopped: abench was interrupted ({})", sigabbrev_np(o.interrupted_by) ? sigabbrev_np(o.interrupted_by) : "?");
+  if (o.timed_out) return fmt::format("hung: no report within {:.3g} s, killed", o.timeout_s);
+  if (!o.protocol_error.empty()) return "stopped: " + o.protocol_error;
   if (o.signal != 0) return fmt::format("killed by signal {} ({})", o.signal, sigabbrev_np(o.signal) ? sigabbrev_np(o.signal) : "?");
   return fmt::format("exit code {}", o.exit_code);
 }
 
-LaunchOutcome ProcessLauncher::run(const LaunchRequest& request,
-                                   const std::function<void(std::string_view)>& on_line) {
+LaunchOutcome ProcessLauncher::run(const LaunchRequest& request, const ProtocolLineHandler& on_line) {
   LaunchOutcome outcome;
-  Pipe in, out, err;
-  if (in.read < 0 || out.read < 0 || err.read < 0) {
+  Pipe in, out, err, protocol;
+  if (in.read < 0 || out.read < 0 || err.read < 0 || protocol.read < 0) {
     outcome.started = false;
     outcome.start_error = std::string("pipe: ") + std::strerror(errno);
+    for (Pipe* p : {&in, &out, &err, &protocol}) {
+      close_fd(p->read);
+      close_fd(p->write);
+    }
     return outcome;
   }
   // A worker may exit before reading its request (it refused to run): writing to its
@@ -102,14 +154,22 @@ LaunchOutcome ProcessLauncher::run(const LaunchRequest& request,
   sigset_t default_signals;
   sigemptyset(&default_signals);
   sigaddset(&default_signals, SIGPIPE);
+  sigaddset(&default_signals, SIGINT);
+  sigaddset(&default_signals, SIGTERM);
   posix_spawnattr_setsigdefault(&attributes, &default_signals);
-  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF);
+  // Its own process group: a terminal's Ctrl-C reaches abench alone, which stops the
+  // worker and everything it started, and records what was finished.
+  posix_spawnattr_setpgroup(&attributes, 0);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP);
 
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, in.read, STDIN_FILENO);
   posix_spawn_file_actions_adddup2(&actions, out.write, STDOUT_FILENO);
   posix_spawn_file_actions_adddup2(&actions, err.write, STDERR_FILENO);
+  // Last, so that no earlier dup2 reads a descriptor this one replaced. (dup2 onto itself
+  // clears close-on-exec: POSIX 2024, glibc 2.29.)
+  posix_spawn_file_actions_adddup2(&actions, protocol.write, kProtocolFd);
 
   std::vector<std::string> args{request.executable};
   args.insert(args.end(), request.arguments.begin(), request.arguments.end());
@@ -118,94 +178,132 @@ LaunchOutcome ProcessLauncher::run(const LaunchRequest& request,
   argv.push_back(nullptr);
 
   std::vector<std::string> env_strings;
-  for (char** e = environ; *e != nullptr; ++e) env_strings.emplace_back(*e);
+  for (char** e = environ; *e != nullptr; ++e)
+    if (!overridden(*e, request)) env_strings.emplace_back(*e);
   for (const auto& [key, value] : request.environment) env_strings.push_back(key + "=" + value);
+  env_strings.push_back(fmt::format("ABENCH_PROTOCOL_FD={}", kProtocolFd));
+  env_strings.push_back(fmt::format("ABENCH_PARENT_PID={}", static_cast<long>(getpid())));
   std::vector<char*> envp;
   for (auto& e : env_strings) envp.push_back(e.data());
   envp.push_back(nullptr);
 
   pid_t pid = -1;
-  FullMaskForChild full_mask;
-  const int spawn_error = posix_spawn(&pid, request.executable.c_str(), &actions, &attributes,
-                                      argv.data(), envp.data());
+  int spawn_error = 0;
+  {
+    FullMaskForChild full_mask;
+    spawn_error = posix_spawn(&pid, request.executable.c_str(), &actions, &attributes, argv.data(), envp.data());
+  }
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attributes);
   close_fd(in.read);
   close_fd(out.write);
   close_fd(err.write);
+  close_fd(protocol.write);
   if (spawn_error != 0) {
     close_fd(in.write);
     close_fd(out.read);
     close_fd(err.read);
+    close_fd(protocol.read);
     outcome.started = false;
     outcome.start_error = fmt::format("{}: {}", request.executable, std::strerror(spawn_error));
     return outcome;
   }
 
   // The request can exceed the pipe buffer, so stdin is fed in the same poll loop that
-  // drains stdout and stderr; a worker that stops reading cannot deadlock us.
+  // drains the other three; a worker that stops reading cannot deadlock us.
   fcntl(in.write, F_SETFL, O_NONBLOCK);
   std::size_t stdin_sent = 0;
-  std::string line_buffer, stderr_text;
-  const auto deadline = std::chrono::steady_clock::now() +
-                        std::chrono::milliseconds(static_cast<long long>(request.timeout_s * 1000));
+  std::string stdout_text, stderr_text;
+  LineSplitter lines;
+  double allowance_s = request.timeout_s;
+  auto deadline_after = [](double seconds) {
+    return std::chrono::steady_clock::now() +
+           std::chrono::milliseconds(static_cast<long long>(std::min(seconds, 1e9) * 1000));
+  };
+  auto deadline = deadline_after(allowance_s);
   if (request.stdin_text.empty()) close_fd(in.write);
+  auto stop = [&] { kill(-pid, SIGKILL); };
 
-  while (out.read >= 0 || err.read >= 0) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-        deadline - std::chrono::steady_clock::now());
-    if (left.count() <= 0) {
-      outcome.timed_out = true;
-      kill(pid, SIGKILL);
+  // Until the worker has closed its protocol channel and exited (or closed stdout and
+  // stderr too); a plugin's child that keeps stdout open cannot hold abench past that.
+  int status = 0;
+  bool reaped = false;
+  while (protocol.read >= 0 || (!reaped && (out.read >= 0 || err.read >= 0))) {
+    if (protocol.read < 0 && !reaped) reaped = waitpid(pid, &status, WNOHANG) == pid;
+    if (reaped) break;
+    if (const int signal_number = interrupt_signal(); signal_number != 0) {
+      outcome.interrupted_by = signal_number;
+      stop();
       break;
     }
-    pollfd fds[3] = {{out.read, POLLIN, 0}, {err.read, POLLIN, 0}, {in.write, POLLOUT, 0}};
-    const int ready = poll(fds, 3, static_cast<int>(std::min<long long>(left.count(), 1000)));
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) {
+      outcome.timed_out = true;
+      outcome.timeout_s = allowance_s;
+      stop();
+      break;
+    }
+    pollfd fds[4] = {{protocol.read, POLLIN, 0}, {out.read, POLLIN, 0}, {err.read, POLLIN, 0}, {in.write, POLLOUT, 0}};
+    const int ready = poll(fds, 4, static_cast<int>(std::min<long long>(left.count(), 200)));
     if (ready < 0 && errno != EINTR) break;
-    if (fds[2].revents & (POLLOUT | POLLERR | POLLHUP)) {
+    if (ready <= 0) continue;
+    if (fds[3].revents & (POLLOUT | POLLERR | POLLHUP)) {
       const ssize_t n = write(in.write, request.stdin_text.data() + stdin_sent,
                               request.stdin_text.size() - stdin_sent);
       if (n > 0) stdin_sent += static_cast<std::size_t>(n);
       if (n < 0 && errno != EAGAIN) stdin_sent = request.stdin_text.size();  // worker closed it
       if (stdin_sent == request.stdin_text.size()) close_fd(in.write);
     }
-    char chunk[8192];
+    char chunk[65536];
     if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
-      const ssize_t n = read(out.read, chunk, sizeof chunk);
+      const ssize_t n = read(protocol.read, chunk, sizeof chunk);
       if (n <= 0) {
-        close_fd(out.read);
+        close_fd(protocol.read);
       } else {
-        line_buffer.append(chunk, static_cast<std::size_t>(n));
-        for (std::size_t nl; (nl = line_buffer.find('\n')) != std::string::npos;) {
-          on_line(std::string_view(line_buffer).substr(0, nl));
-          line_buffer.erase(0, nl + 1);
+        if (!lines.feed(chunk, static_cast<std::size_t>(n), on_line, allowance_s)) {
+          outcome.protocol_error =
+              fmt::format("a protocol line longer than {} bytes (the limit) without a newline", kMaxProtocolLineBytes);
+          stop();
+          break;
         }
+        deadline = deadline_after(allowance_s);
       }
     }
     if (fds[1].revents & (POLLIN | POLLHUP | POLLERR)) {
+      const ssize_t n = read(out.read, chunk, sizeof chunk);
+      if (n <= 0)
+        close_fd(out.read);
+      else
+        keep_tail(stdout_text, chunk, static_cast<std::size_t>(n), request.output_tail_bytes);
+    }
+    if (fds[2].revents & (POLLIN | POLLHUP | POLLERR)) {
       const ssize_t n = read(err.read, chunk, sizeof chunk);
-      if (n <= 0) {
+      if (n <= 0)
         close_fd(err.read);
-      } else {
-        stderr_text.append(chunk, static_cast<std::size_t>(n));
-        if (stderr_text.size() > 2 * kStderrTailBytes)
-          stderr_text.erase(0, stderr_text.size() - kStderrTailBytes);
-      }
+      else
+        keep_tail(stderr_text, chunk, static_cast<std::size_t>(n), request.output_tail_bytes);
     }
   }
-  if (!line_buffer.empty() && !outcome.timed_out) on_line(line_buffer);
+  if (!outcome.timed_out && outcome.interrupted_by == 0 && outcome.protocol_error.empty()) lines.flush(on_line);
   close_fd(in.write);
-  close_fd(out.read);
-  close_fd(err.read);
+  close_fd(protocol.read);
 
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  while (!reaped && waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  // What is left in the pipes once the worker is gone (non-blocking: a grandchild may
+  // still hold them open).
+  for (auto [fd, text] : {std::pair{&out.read, &stdout_text}, std::pair{&err.read, &stderr_text}}) {
+    if (*fd < 0) continue;
+    fcntl(*fd, F_SETFL, O_NONBLOCK);
+    char chunk[65536];
+    for (ssize_t n; (n = read(*fd, chunk, sizeof chunk)) > 0;) keep_tail(*text, chunk, static_cast<std::size_t>(n), request.output_tail_bytes);
+    close_fd(*fd);
   }
   if (WIFEXITED(status)) outcome.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) outcome.signal = WTERMSIG(status);
-  if (stderr_text.size() > kStderrTailBytes)
-    stderr_text.erase(0, stderr_text.size() - kStderrTailBytes);
-  outcome.stderr_tail = std::move(stderr_text);
+  outcome.stdout_tail = printable_tail(stdout_text, request.output_tail_bytes);
+  outcome.stderr_tail = printable_tail(stderr_text, request.output_tail_bytes);
   return outcome;
 }
 

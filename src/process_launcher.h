@@ -20,7 +20,7 @@ void release_orchestrator_cpus();
 class ProcessLauncher final : public WorkerLauncher {
  public:
   LaunchOutcome run(const LaunchRequest& request,
-                    const std::function<void(std::string_view line)>& on_line) override;
+                    const ProtocolLineHandler& on_line) override;
 };
 
 }  // namespace abench

@@ -11,6 +11,7 @@ namespace abench {
 std::string_view name_of(CellStatus status) {
   switch (status) {
     case CellStatus::pending: return "pending";
+    case CellStatus::partial: return "partial";
     case CellStatus::ok: return "ok";
     case CellStatus::failed: return "failed";
     case CellStatus::refused: return "refused";
@@ -49,6 +50,9 @@ CellSummary summarize(const CellRecord& record, int expected_processes, Measure 
     s.error = record.refusal;
   } else if (s.processes >= expected_processes) {
     s.status = CellStatus::ok;
+  } else if (s.processes > 0) {
+    s.status = CellStatus::partial;
+    s.error = fmt::format("measured by {} of its {} processes", s.processes, expected_processes);
   }
   if (!record.counts && !record.counts_unavailable.empty()) s.count_check = "unavailable: " + record.counts_unavailable;
   if (record.counts) {

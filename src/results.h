@@ -44,6 +44,10 @@ struct CellRecord {
   // Why the counting run gave no counts (its worker failed or refused to count): the
   // timing and its verdict stand without them.
   std::string counts_unavailable;
+  // The timed rounds (0-based) and the counting run that are done with this cell, measured
+  // or failed or refused: what --resume skips.
+  std::vector<int> rounds_done;
+  bool counting_done = false;
 };
 
 struct WorkerRecord {
@@ -65,10 +69,13 @@ struct RunResults {
   std::string run_id;  // unique per run: only cells of one run are paired round by round
   std::vector<CellRecord> cells;  // indexed by cell id
   std::vector<WorkerRecord> workers;
+  nlohmann::json earlier_workers = nlohmann::json::array();  // a resumed run's, as stored
   bool complete = false;
+  int interrupted_by = 0;  // the signal that stopped the run, 0 if none
 };
 
-enum class CellStatus { pending, ok, failed, refused };
+// partial: measured by some of its processes, not all (an interrupted run; --resume ends it).
+enum class CellStatus { pending, partial, ok, failed, refused };
 
 struct CellSummary {
   CellStatus status = CellStatus::pending;

@@ -1,3 +1,5 @@
+#include <cstring>
+
 #include <fmt/format.h>
 
 #include "harness/instruction_counter.h"
@@ -52,6 +54,12 @@ nlohmann::json matrix_json(const Matrix& m) {
           {"entry", m.entry_set.empty() ? nlohmann::json(nullptr) : nlohmann::json(m.entry_set)}};
 }
 
+nlohmann::json finished_rounds(const CellRecord& record) {
+  nlohmann::json rounds = nlohmann::json::array();
+  for (int round : record.rounds_done) rounds.push_back(round + 1);
+  return rounds;
+}
+
 nlohmann::json worker_json(const RunResults& r, const WorkerRecord& w) {
   nlohmann::json j{{"mode", w.job.mode == WorkerMode::count ? "count" : "time"},
                    {"round", w.job.round + 1},
@@ -68,6 +76,8 @@ nlohmann::json worker_json(const RunResults& r, const WorkerRecord& w) {
   }
   if (!w.protocol_error.empty()) j["error"] = w.protocol_error;
   if (!w.outcome.stderr_tail.empty()) j["stderr_tail"] = w.outcome.stderr_tail;
+  if (!w.outcome.stdout_tail.empty()) j["stdout_tail"] = w.outcome.stdout_tail;  // a plugin's printf
+  if (w.job.continuation) j["continues_after_a_failure"] = true;
   return j;
 }
 
@@ -138,7 +148,10 @@ nlohmann::json results_to_json(const RunResults& r) {
                      {"counts_unavailable", record.counts_unavailable.empty() ? nlohmann::json(nullptr)
                                                                             : nlohmann::json(record.counts_unavailable)},
                      {"count_check", s.count_check.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.count_check)},
-                     {"processes", processes}});
+                     {"processes", processes},
+                     {"refusal", record.refusal.empty() ? nlohmann::json(nullptr) : nlohmann::json(record.refusal)},
+                     {"finished_rounds", finished_rounds(record)},
+                     {"counting_finished", record.counting_done}});
     if (!s.counters_per_op.empty()) cells.back()["counters_per_op"] = s.counters_per_op;
     if (spec.workload == Workload::xthread && s.ns_per_op && r.protocol.measure == Measure::time)
       cells.back()["objects_per_second"] = 1e9 / *s.ns_per_op;
@@ -150,12 +163,13 @@ nlohmann::json results_to_json(const RunResults& r) {
     }
   }
 
-  nlohmann::json workers = nlohmann::json::array();
+  nlohmann::json workers = r.earlier_workers;
   for (const auto& w : r.workers) workers.push_back(worker_json(r, w));
 
   return {{"schema", "abench.results"},
           {"schema_version", kResultsSchemaVersion},
           {"complete", r.complete},
+          {"interrupted_by", r.interrupted_by ? nlohmann::json(sigabbrev_np(r.interrupted_by)) : nlohmann::json(nullptr)},
           {"started_at", r.started_at},
           {"run_id", r.run_id},
           {"finished_at", r.finished_at.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.finished_at)},
@@ -169,7 +183,10 @@ nlohmann::json results_to_json(const RunResults& r) {
 }
 
 void write_result_files(const std::filesystem::path& dir, const RunResults& results) {
-  write_file_atomically(dir / "results.json", results_to_json(results).dump(2) + "\n");
+  // replace: a byte that is not UTF-8 must not cost the results (text from workers is
+  // made printable where it enters; this is the last guard).
+  write_file_atomically(dir / "results.json",
+                        results_to_json(results).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   write_file_atomically(dir / "results.csv", results_to_csv(results));
 }
 

@@ -35,6 +35,7 @@ std::string results_to_table(const RunResults& r) {
     std::string note;
     if (s.status == CellStatus::failed) note = "FAILED: " + s.error.substr(0, 100);
     else if (s.status == CellStatus::pending) note = "not measured";
+    else if (s.status == CellStatus::partial) note = s.error;
     else if (s.status == CellStatus::refused) note = "REFUSED: " + s.error.substr(kRefusedPrefix.size(), 110);
     if (s.unstable) note = fmt::format("UNSTABLE (>{}x) {}", kUnstableSpread, note);
     if (s.elision_suspected) note = "ELIDED? (<1 ns) " + note;

@@ -23,11 +23,13 @@ inline CliResult run_cli(std::vector<std::string> args,
                   std::vector<std::pair<std::string, std::string>> env = {}) {
   ProcessLauncher launcher;
   CliResult result{-1, "", ""};
-  const LaunchOutcome o = launcher.run({ABENCH_BIN, std::move(args), std::move(env), "", 300},
-                                       [&](std::string_view line) { result.out += std::string(line) + "\n"; });
+  LaunchRequest request{ABENCH_BIN, std::move(args), std::move(env), "", 300};
+  request.output_tail_bytes = std::size_t{64} << 20;  // all of it: tests read tables and messages
+  const LaunchOutcome o = launcher.run(request, [](std::string_view) { return 0.0; });
   EXPECT_TRUE(o.started) << o.start_error;
   EXPECT_EQ(o.signal, 0) << "abench " << describe(o);
   result.exit_code = o.exit_code;
+  result.out = o.stdout_tail;
   result.err = o.stderr_tail;
   return result;
 }

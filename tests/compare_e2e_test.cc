@@ -39,9 +39,17 @@ TEST(CompareEndToEnd, TwoRevisionsOfTheExampleLibrary) {
   for (const auto& row : rows) {
     EXPECT_NE(row.at("verdict"), "failed");
     EXPECT_FALSE(row.at("change").empty());
-    // v1 pads every request by the alignment, v2 does not: the bytes must differ.
-    EXPECT_GT(std::stod(row.at("requested_bytes_before")), std::stod(row.at("requested_bytes_after")))
-        << row.at("baseline") << " " << row.at("workload") << " " << row.at("size");
+    // v1 pads every request by the alignment, v2 does not. How far v1's padded block grows
+    // before its next request depends on the address malloc returned (the data pointer is
+    // rounded up inside it), so where the buffer grows the totals can meet: then the
+    // number of requests differs (v1 gets more capacity from each).
+    const double bytes_before = std::stod(row.at("requested_bytes_before"));
+    const double bytes_after = std::stod(row.at("requested_bytes_after"));
+    if (row.at("workload") == "append")
+      EXPECT_TRUE(bytes_before > bytes_after || row.at("requests_before") != row.at("requests_after"))
+          << row.at("baseline") << " " << row.at("size") << " " << bytes_before << " " << bytes_after;
+    else
+      EXPECT_GT(bytes_before, bytes_after) << row.at("baseline") << " " << row.at("workload") << " " << row.at("size");
   }
   const auto json = nlohmann::json::parse(read_file(out / "compare.json"));
   EXPECT_NE(json["method"]["interval"].get<std::string>().find("sign-test"), std::string::npos);

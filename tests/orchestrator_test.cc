@@ -34,8 +34,7 @@ class FakeLauncher : public WorkerLauncher {
     return c;
   }
 
-  LaunchOutcome run(const LaunchRequest& request,
-                    const std::function<void(std::string_view)>& on_line) override {
+  LaunchOutcome run(const LaunchRequest& request, const ProtocolLineHandler& on_line) override {
     const std::size_t index = launched.size();
     launched.push_back(request.executable);
     const auto req = nlohmann::json::parse(request.stdin_text).get<WorkerRequest>();
@@ -120,32 +119,84 @@ TEST(Orchestrator, RunsEveryJobInPlanOrderAndAggregatesMedianOfMedians) {
   EXPECT_GE(updates, static_cast<int>(results.cells.size() * 3));
 }
 
-TEST(Orchestrator, ACrashFailsOnlyTheCellsNotYetReportedAndTheRunGoesOn) {
+TEST(Orchestrator, ACrashFailsOnlyTheCellItWasRunningAndAFreshWorkerRunsTheRest) {
   RunResults results = make_results({"system", "mimalloc"}, 2);
   FakeLauncher launcher;
-  launcher.crash_after[1] = 1;  // the first mimalloc process dies after one cell
+  launcher.crash_after[1] = 1;  // the first mimalloc process dies in its second cell
   int updates = 0;
   run_plan(results, launcher, hooks_counting(updates));
 
-  ASSERT_EQ(launcher.launched.size(), 4u);  // the run went on after the crash
+  // The four planned processes and one continuation of the crashed one.
+  ASSERT_EQ(launcher.launched.size(), 5u);
   const auto& first_order = results.workers[1].hello->order;
-  int failed = 0;
+  ASSERT_EQ(first_order.size(), 4u);
+  const WorkerRequest& continuation = launcher.requests[2];
+  ASSERT_EQ(continuation.cells.size(), 2u);
+  EXPECT_EQ(continuation.cells[0].id, first_order[2]);  // in the crashed worker's order,
+  EXPECT_EQ(continuation.cells[1].id, first_order[3]);
+  EXPECT_EQ(continuation.order, CellOrder::matrix);     // not reshuffled
+  EXPECT_EQ(continuation.seed, launcher.requests[1].seed);
+  EXPECT_EQ(results.workers[2].job.round, results.workers[1].job.round);
   for (const CellRecord& cell : results.cells) {
     const CellSummary s = summarize(cell, 2);
-    const bool mimalloc = results.plan.variants[cell.cell.variant].backend == "mimalloc";
-    if (mimalloc && cell.cell.spec.id != first_order[0]) {
-      ++failed;
+    if (cell.cell.spec.id == first_order[1]) {
       EXPECT_EQ(s.status, CellStatus::failed);
-      EXPECT_NE(s.error.find("killed by signal 11 (SEGV)"), std::string::npos) << s.error;
+      EXPECT_NE(s.error.find("killed by signal 11 (SEGV) while running this cell"), std::string::npos) << s.error;
       EXPECT_NE(s.error.find("Segmentation fault in fake allocator"), std::string::npos) << s.error;
       EXPECT_EQ(s.processes, 1);  // the second round still measured it
     } else {
       EXPECT_EQ(s.status, CellStatus::ok) << s.error;
+      EXPECT_EQ(s.processes, 2);
     }
   }
-  EXPECT_EQ(failed, 3);
   const std::string csv = results_to_csv(results);
   EXPECT_NE(csv.find(",failed,"), std::string::npos);
+}
+
+TEST(Orchestrator, AWorkerThatDiesInEveryCellFailsEachCellOnceAndStops) {
+  RunResults results = make_results({"system"}, 1);
+  FakeLauncher launcher;
+  for (std::size_t i = 0; i < 10; ++i) launcher.crash_after[i] = 0;
+  int updates = 0;
+  run_plan(results, launcher, hooks_counting(updates));
+  EXPECT_EQ(launcher.launched.size(), results.cells.size());  // one process per cell, then done
+  for (const CellRecord& cell : results.cells) {
+    ASSERT_EQ(cell.failures.size(), 1u);
+    EXPECT_NE(cell.failures[0].find("while running this cell"), std::string::npos) << cell.failures[0];
+  }
+}
+
+TEST(Orchestrator, AHungWorkerIsGivenSecondsFromItsCellsExpectedTime) {
+  RunResults results = make_results({"system"}, 1);
+  results.protocol.min_batch_ms = 25;
+  results.protocol.samples = 11;
+  struct Recorder : WorkerLauncher {
+    std::vector<double> allowances;
+    double first = 0;
+    LaunchOutcome run(const LaunchRequest& request, const ProtocolLineHandler& on_line) override {
+      first = request.timeout_s;
+      const auto req = nlohmann::json::parse(request.stdin_text).get<WorkerRequest>();
+      WorkerHello hello;
+      for (const auto& c : req.cells) hello.order.push_back(c.id);
+      allowances.push_back(on_line(nlohmann::json(hello).dump()));
+      // A warm-up that fixed a 30 ms batch, 11 samples to go.
+      allowances.push_back(on_line(R"({"type":"warm","id":0,"batch_ns":30000000,"samples":11})"));
+      LaunchOutcome hung;
+      hung.timed_out = true;
+      hung.timeout_s = allowances.back();
+      hung.signal = 9;
+      return hung;
+    }
+  } launcher;
+  int updates = 0;
+  OrchestratorHooks hooks = hooks_counting(updates);
+  run_plan(results, launcher, hooks);
+  EXPECT_EQ(launcher.first, 30);
+  ASSERT_GE(launcher.allowances.size(), 2u);
+  EXPECT_DOUBLE_EQ(launcher.allowances[0], 5 + 10 * 4 * 0.025);  // warm-up: about 4 batches, x10
+  EXPECT_DOUBLE_EQ(launcher.allowances[1], 5 + 10 * 11 * 0.030);  // the samples, x10
+  const std::string& failure = results.cells[static_cast<std::size_t>(results.workers[0].hello->order[0])].failures.at(0);
+  EXPECT_NE(failure.find("hung: no report within 8.3 s, killed while running this cell"), std::string::npos) << failure;
 }
 
 TEST(Orchestrator, RequestCarriesTheProtocolAndTheJobSeed) {
@@ -234,7 +285,7 @@ TEST(Orchestrator, SubNanosecondAllocatingCellIsFlaggedAsElided) {
 TEST(Orchestrator, AWorkerThatCannotStartFailsItsCells) {
   RunResults results = make_results({"system"}, 1);
   struct NoStart : WorkerLauncher {
-    LaunchOutcome run(const LaunchRequest&, const std::function<void(std::string_view)>&) override {
+    LaunchOutcome run(const LaunchRequest&, const ProtocolLineHandler&) override {
       LaunchOutcome o;
       o.started = false;
       o.start_error = "abench-worker-system: No such file or directory";

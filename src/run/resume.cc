@@ -1,0 +1,111 @@
+#include "src/run/resume.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "src/errors.h"
+#include "src/util/json_file.h"
+
+namespace abench {
+namespace {
+
+ProcessMeasurement measurement_from(const nlohmann::json& p, const MetricNames& names) {
+  ProcessMeasurement m;
+  m.round = p.at("round").get<int>() - 1;
+  m.pid = p.at("pid").get<long>();
+  m.cpu = p.at("cpu").get<int>();
+  m.seed = p.at("seed").get<std::uint64_t>();
+  m.iterations = p.at("iterations").get<std::uint64_t>();
+  m.warmup_batches = p.at("warmup_batches").get<int>();
+  m.median_ns_per_op = p.at(names.process_median).get<double>();
+  m.sample_ns_per_op = p.at(names.samples).get<std::vector<double>>();
+  if (p.contains("data_accesses_per_op")) m.data_accesses_per_op = p["data_accesses_per_op"].get<double>();
+  if (p.contains("counter_samples_per_op"))
+    m.counter_samples_per_op = p["counter_samples_per_op"].get<std::map<std::string, std::vector<double>>>();
+  return m;
+}
+
+}  // namespace
+
+std::vector<std::string> resume_command_line(const std::filesystem::path& dir, const std::string& command,
+                                             const std::string& program) {
+  const std::string path = (dir / "results.json").string();
+  const nlohmann::json stored = read_json_file(path, "--resume");
+  try {
+    if (stored.at("complete").get<bool>())
+      throw UsageError(fmt::format("--resume {}: that run is complete; nothing to resume", dir.string()));
+    const auto line = stored.at("command_line").get<std::vector<std::string>>();
+    if (line.size() < 2 || line[1] != command)
+      throw UsageError(fmt::format("--resume {}: {} holds a run of 'abench {}', not of 'abench {}'", dir.string(), path,
+                                   line.size() < 2 ? "?" : line[1], command));
+    std::vector<std::string> args{program, command};
+    for (std::size_t i = 2; i < line.size(); ++i) {
+      const std::string& a = line[i];
+      // Replaced below; "--opt=value" and "--opt value" both.
+      if (a == "--out" || a == "--seed") {
+        ++i;
+        continue;
+      }
+      if (a.starts_with("--out=") || a.starts_with("--seed=")) continue;
+      args.push_back(a);
+    }
+    args.insert(args.end(), {"--seed", std::to_string(stored.at("protocol").at("seed").get<std::uint64_t>()), "--out",
+                             dir.string()});
+    return args;
+  } catch (const nlohmann::json::exception& e) {
+    throw UsageError(fmt::format("--resume {}: {} is not an abench results file: {}", dir.string(), path, e.what()));
+  }
+}
+
+void restore_finished(RunResults& results, const nlohmann::json& stored, const std::string& path) {
+  try {
+    const auto& cells = stored.at("cells");
+    if (cells.size() != results.cells.size())
+      throw UsageError(fmt::format("--resume: {} has {} cells, the same command plans {} now (did the matrix file "
+                                   "change?); nothing was run", path, cells.size(), results.cells.size()));
+    const MetricNames& names = metric_names(results.protocol.measure);
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+      const auto& c = cells[i];
+      CellRecord& cell = results.cells[i];
+      const std::string label = results.plan.variants[cell.cell.variant].label();
+      if (c.at("id").get<int>() != cell.cell.spec.id || c.at("variant").get<std::string>() != label ||
+          c.at("size").get<std::size_t>() != cell.cell.spec.size || c.at("live").get<std::size_t>() != cell.cell.spec.live)
+        throw UsageError(fmt::format("--resume: cell {} of {} is not the cell the same command plans now (did the "
+                                     "matrix file change?); nothing was run", i, path));
+      for (const auto& p : c.at("processes")) cell.processes.push_back(measurement_from(p, names));
+      cell.failures = c.at("errors").get<std::vector<std::string>>();
+      if (c.value("refusal", nlohmann::json()).is_string()) cell.refusal = c["refusal"].get<std::string>();
+      if (c.at("counts").is_object()) {
+        nlohmann::json counts = c["counts"];
+        counts["id"] = cell.cell.spec.id;
+        counts["status"] = "ok";
+        cell.counts = counts.get<CellCounts>();
+      }
+      if (c.at("counts_unavailable").is_string()) cell.counts_unavailable = c["counts_unavailable"].get<std::string>();
+      for (int round : c.at("finished_rounds").get<std::vector<int>>()) cell.rounds_done.push_back(round - 1);
+      cell.counting_done = c.at("counting_finished").get<bool>();
+    }
+    results.earlier_workers = stored.at("workers");
+    results.run_id = stored.at("run_id").get<std::string>();  // rounds pair within one run id
+    results.started_at = stored.at("started_at").get<std::string>();
+  } catch (const nlohmann::json::exception& e) {
+    throw UsageError(fmt::format("--resume: {} cannot be resumed: {}", path, e.what()));
+  }
+}
+
+std::vector<Job> jobs_left(const RunResults& results) {
+  std::vector<Job> left;
+  for (Job job : results.plan.jobs) {
+    std::erase_if(job.cell_ids, [&](int id) {
+      const CellRecord& cell = results.cells[static_cast<std::size_t>(id)];
+      return job.mode == WorkerMode::count
+                 ? cell.counting_done
+                 : std::count(cell.rounds_done.begin(), cell.rounds_done.end(), job.round) > 0;
+    });
+    if (!job.cell_ids.empty()) left.push_back(std::move(job));
+  }
+  return left;
+}
+
+}  // namespace abench

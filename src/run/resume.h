@@ -1,0 +1,29 @@
+// Continuing an interrupted run (`abench run|compare --resume DIR`): the command it was
+// started with, what it had finished (read back from DIR/results.json into the cells of
+// the same plan, built again), and the jobs still to run.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "src/results.h"
+
+namespace abench {
+
+// The stored command line of the interrupted `command` in dir, to be parsed again: its
+// options, with the seed it ran with and --out dir, so the plan and seeds are the same.
+// UsageError when dir holds no interrupted run of that command.
+std::vector<std::string> resume_command_line(const std::filesystem::path& dir, const std::string& command,
+                                             const std::string& program);
+
+// Lays what the stored run finished into results, whose plan was built again from the
+// same command line: the same cells, or a UsageError (the matrix file changed since).
+void restore_finished(RunResults& results, const nlohmann::json& stored, const std::string& path);
+
+// The plan's jobs, each without the cells it already finished; jobs with none left dropped.
+std::vector<Job> jobs_left(const RunResults& results);
+
+}  // namespace abench
