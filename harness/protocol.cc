@@ -1,5 +1,7 @@
 #include "harness/protocol.h"
 
+#include "harness/json_fields.h"
+
 #include <stdexcept>
 
 namespace abench {
@@ -19,8 +21,8 @@ void to_json(nlohmann::json& j, const Alignment& a) {
   j = {{"requested", a.requested}, {"preferred", a.preferred}};
 }
 void from_json(const nlohmann::json& j, Alignment& a) {
-  j.at("requested").get_to(a.requested);
-  j.at("preferred").get_to(a.preferred);
+  read_field(j, "requested", a.requested);
+  read_field(j, "preferred", a.preferred);
 }
 
 void to_json(nlohmann::json& j, const CellSpec& c) {
@@ -29,12 +31,12 @@ void to_json(nlohmann::json& j, const CellSpec& c) {
   if (c.fixed_iterations) j["fixed_iterations"] = c.fixed_iterations;
 }
 void from_json(const nlohmann::json& j, CellSpec& c) {
-  j.at("id").get_to(c.id);
+  read_field(j, "id", c.id);
   c.workload = enum_field<Workload>(j, "workload", kWorkloadNames);
   c.policy = enum_field<Policy>(j, "policy", kPolicyNames);
-  j.at("size").get_to(c.size);
-  j.at("alignment").get_to(c.alignment);
-  j.at("live").get_to(c.live);
+  read_field(j, "size", c.size);
+  read_field(j, "alignment", c.alignment);
+  read_field(j, "live", c.live);
   c.fixed_iterations = j.value("fixed_iterations", std::uint64_t{0});
 }
 
@@ -74,7 +76,7 @@ void to_json(nlohmann::json& j, const WorkerRequest& r) {
        {"entry_set", r.entry_set}};
 }
 void from_json(const nlohmann::json& j, WorkerRequest& r) {
-  j.at("protocol").get_to(r.protocol);
+  read_field(j, "protocol", r.protocol);
   if (r.protocol != kProtocolVersion)
     throw std::invalid_argument("protocol version " + std::to_string(r.protocol) +
                                 " not supported (this worker speaks " +
@@ -83,15 +85,15 @@ void from_json(const nlohmann::json& j, WorkerRequest& r) {
   if (mode != "time" && mode != "count")
     throw std::invalid_argument("unknown mode '" + mode + "' (allowed: time, count)");
   r.mode = mode == "count" ? WorkerMode::count : WorkerMode::time;
-  j.at("cells").get_to(r.cells);
-  j.at("min_batch_ns").get_to(r.sampler.min_batch_ns);
-  j.at("samples").get_to(r.sampler.samples);
-  j.at("fixed_iterations").get_to(r.sampler.fixed_iterations);
-  j.at("touch").get_to(r.touch);
-  j.at("pin").get_to(r.pin);
-  j.at("cpu").get_to(r.cpu);
+  read_field(j, "cells", r.cells);
+  read_field(j, "min_batch_ns", r.sampler.min_batch_ns);
+  read_field(j, "samples", r.sampler.samples);
+  read_field(j, "fixed_iterations", r.sampler.fixed_iterations);
+  read_field(j, "touch", r.touch);
+  read_field(j, "pin", r.pin);
+  read_field(j, "cpu", r.cpu);
   r.order = j.at("order").get<std::string>() == "matrix" ? CellOrder::matrix : CellOrder::shuffled;
-  j.at("seed").get_to(r.seed);
+  read_field(j, "seed", r.seed);
   r.plugin = j.value("plugin", "");
   r.entry_set = j.value("entry_set", "");
   if (const std::string measure = j.value("measure", "time"); !measure_named(measure, r.measure))
@@ -108,12 +110,12 @@ void to_json(nlohmann::json& j, const WorkerHello& h) {
        {"entry_set", h.entry_set}, {"entry_calls", h.entry_calls}};
 }
 void from_json(const nlohmann::json& j, WorkerHello& h) {
-  j.at("backend").get_to(h.backend);
-  j.at("allocator_version").get_to(h.allocator_version);
-  j.at("malloc_object").get_to(h.malloc_object);
-  j.at("pinned_cpu").get_to(h.pinned_cpu);
-  j.at("pid").get_to(h.pid);
-  j.at("order").get_to(h.order);
+  read_field(j, "backend", h.backend);
+  read_field(j, "allocator_version", h.allocator_version);
+  read_field(j, "malloc_object", h.malloc_object);
+  read_field(j, "pinned_cpu", h.pinned_cpu);
+  read_field(j, "pid", h.pid);
+  read_field(j, "order", h.order);
   h.compiler = j.value("compiler", "");
   h.cxx_flags = j.value("cxx_flags", "");
   h.git_revision = j.value("git_revision", "");
@@ -136,16 +138,16 @@ void to_json(nlohmann::json& j, const CellReport& r) {
   if (!r.counter_samples_per_op.empty()) j["counter_samples_per_op"] = r.counter_samples_per_op;
 }
 void from_json(const nlohmann::json& j, CellReport& r) {
-  j.at("id").get_to(r.id);
+  read_field(j, "id", r.id);
   r.ok = j.at("status").get<std::string>() == "ok";
   if (!r.ok) {
     r.error = j.value("error", "worker gave no reason");
     return;
   }
-  j.at("iterations").get_to(r.iterations);
-  j.at("ops_per_iteration").get_to(r.ops_per_iteration);
-  j.at("warmup_batches").get_to(r.warmup_batches);
-  j.at("sample_ns_per_op").get_to(r.sample_ns_per_op);
+  read_field(j, "iterations", r.iterations);
+  read_field(j, "ops_per_iteration", r.ops_per_iteration);
+  read_field(j, "warmup_batches", r.warmup_batches);
+  read_field(j, "sample_ns_per_op", r.sample_ns_per_op);
   if (j.contains("data_accesses_per_op")) r.data_accesses_per_op = j["data_accesses_per_op"].get<double>();
   if (j.contains("counter_samples_per_op")) j["counter_samples_per_op"].get_to(r.counter_samples_per_op);
 }
@@ -172,18 +174,18 @@ void to_json(nlohmann::json& j, const CellCounts& c) {
 }
 
 void from_json(const nlohmann::json& j, CellCounts& c) {
-  j.at("id").get_to(c.id);
+  read_field(j, "id", c.id);
   c.ok = j.at("status").get<std::string>() == "ok";
   if (!c.ok) {
     c.error = j.value("error", "counting worker gave no reason");
     return;
   }
-#define ABENCH_READ(field) j.at(#field).get_to(c.field);
+#define ABENCH_READ(field) read_field(j, #field, c.field);
   ABENCH_COUNT_FIELDS(ABENCH_READ)
 #undef ABENCH_READ
   c.allocator_resident_available = !j.at("allocator_resident_bytes").is_null();
-  if (c.allocator_resident_available) j.at("allocator_resident_bytes").get_to(c.allocator_resident_bytes);
-  j.at("allocator_resident_source").get_to(c.allocator_resident_source);
+  if (c.allocator_resident_available) read_field(j, "allocator_resident_bytes", c.allocator_resident_bytes);
+  read_field(j, "allocator_resident_source", c.allocator_resident_source);
 }
 
 }  // namespace abench

@@ -64,7 +64,7 @@ void require_unchanged_build(const std::filesystem::path& workers, const Matrix&
 // runs, the stored figures counted as a run.
 int calibrate_command(const CalibrateOptions& o, const std::vector<std::string>& command_line) {
   const auto built = built_backends();
-  const auto store = baseline_store(o.save_noise);
+  const auto store = baseline_store(o.save_noise, "--save-noise");
   const bool stored = std::filesystem::exists(store / "results.json");
   // Like the gate: without --matrix, the stored baseline's own matrix, protocol and seed.
   Matrix matrix;
@@ -77,7 +77,7 @@ int calibrate_command(const CalibrateOptions& o, const std::vector<std::string>&
     if (!measure.seed && baseline.seed) measure.seed = baseline.seed;  // the gate's cell orders
     matrix = load_measure_matrix(measure, built);
   }
-  const auto workers = stored ? stored_workers_dir(store / "results.json") : std::filesystem::path();
+  const auto workers = stored ? stored_workers_dir(store / "results.json", true, nullptr) : std::filesystem::path();
   const bool side_by_side = o.variant.empty() && !workers.empty() && matrix.protocol.measure != Measure::instructions;
   std::vector<Variant> variants;
   if (!o.variant.empty()) variants = expand_variant_spec(parse_variant_spec(o.variant, "--variant", built), matrix);

@@ -160,6 +160,9 @@ CLI::App* register_gate_command(CLI::App& app, GateCommandOptions& o) {
                 "stored (by default they are measured again beside the candidate)");
   cmd->add_flag("--no-confirm", o.no_confirm,
                 "Side by side: do not measure the variants of regressed cells a second time to confirm them");
+  cmd->add_flag("--run-stored-workers", o.run_stored_workers,
+                "Run the workers stored beside a --baseline results.json outside results/baselines/ (by default "
+                "only baselines abench stored itself have their workers run)");
   add_gate_rule_options(*cmd, o.gate);
   o.measure.matrix.clear();  // default: the baseline's own matrix and protocol
   add_measure_options(*cmd, o.measure);
@@ -217,14 +220,14 @@ int gate_command(const GateCommandOptions& o, const std::vector<std::string>& co
     matrix = load_measure_matrix(measure, built_backends());
   }
   // Instruction counts repeat exactly, so stored ones are as good as fresh; timings drift.
-  const auto workers = stored_workers_dir(baseline_path);
+  std::string untrusted_workers;
+  const auto workers = stored_workers_dir(baseline_path, o.run_stored_workers, &untrusted_workers);
   const bool side_by_side = !o.stored_figures && !workers.empty() && matrix.protocol.measure != Measure::instructions;
   if (side_by_side) {
     use_side_by_side_protocol(matrix, measure);
     Plan plan = side_by_side_plan(workers, matrix);
     const auto dir = prepare_output_dir(o.out, "gate-" + matrix.name);
     const RunResults results = execute_plan(std::move(plan), matrix, dir, command_line);
-  throw_if_interrupted(results, dir, nullptr);
     throw_if_interrupted(results, dir, nullptr);
     GateVerdict verdict = gate_interleaved(results, matrix, dir, rules, noise, !o.no_confirm, command_line);
     const StoredResults measured = results_from_json(results_to_json(results), (dir / "results.json").string());
@@ -238,6 +241,10 @@ int gate_command(const GateCommandOptions& o, const std::vector<std::string>& co
   const StoredResults after = results_from_json(results_to_json(results), (dir / "results.json").string());
   GateVerdict verdict = evaluate_gate(pair_results(before, after), rules, noise, CompareSettings{});
   add_environment_warnings(verdict, before, after);
+  if (!untrusted_workers.empty() && !o.stored_figures)
+    verdict.notes.push_back(fmt::format("The workers in {} were not run: that baseline is not one abench stored under "
+                                        "results/baselines/ (a results file from elsewhere must not run its "
+                                        "neighbour's code); --run-stored-workers runs them.", untrusted_workers));
   verdict.notes.push_back(workers.empty() || matrix.protocol.measure == Measure::instructions
                               ? "The candidate was gated against the baseline's stored figures."
                               : "The candidate was gated against the baseline's stored figures (--stored-figures): "

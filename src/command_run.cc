@@ -24,10 +24,7 @@ CLI::App* register_run_command(CLI::App& app, RunOptions& o) {
 }
 
 int run_command(const RunOptions& o, const std::vector<std::string>& command_line) {
-  if (!o.save_baseline.empty() &&
-      (o.save_baseline.find('/') != std::string::npos || o.save_baseline.front() == '.'))
-    throw UsageError(fmt::format("--save-baseline '{}': a baseline name is a plain name (letters, digits, "
-                                 "'-', '_'), stored under results/baselines/", o.save_baseline));
+  if (o.save_baseline) baseline_store(*o.save_baseline, "--save-baseline");  // checked before anything runs
   const Matrix matrix = load_measure_matrix(o.measure, built_backends());
   Plan plan = make_plan(matrix, matrix.protocol.seed);
   const bool resume = !o.measure.resume.empty();
@@ -46,13 +43,13 @@ int run_command(const RunOptions& o, const std::vector<std::string>& command_lin
   fmt::print("{} cells, {} failed, {} refused, {} unstable; {} processes per variant; wall time {} (counting runs {:.1f} s)\n",
              t.cells, t.failed, t.refused, t.unstable, results.protocol.processes, format_duration(wall), t.counting_s);
   fmt::print("results: {}/results.json, {}/results.csv\n", dir.string(), dir.string());
-  if (!o.save_baseline.empty()) {
-    const auto store = baseline_store(o.save_baseline);
+  if (o.save_baseline) {
+    const auto store = baseline_store(*o.save_baseline, "--save-baseline");
     std::filesystem::create_directories(store);
     write_result_files(store, results);
     // The workers too, so that the gate can measure this baseline again beside a candidate.
     store_baseline_workers(store, results.plan.variants);
-    fmt::print("baseline '{}' stored: {}/results.json and its workers in {}/workers\n", o.save_baseline,
+    fmt::print("baseline '{}' stored: {}/results.json and its workers in {}/workers\n", *o.save_baseline,
                store.string(), store.string());
   }
   return t.failed ? kExitMeasurementFailed : kExitOk;

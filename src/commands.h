@@ -38,7 +38,7 @@ std::vector<std::string> command_line_to_parse(int argc, char** argv, std::strin
 struct RunOptions {
   MeasureOptions measure;
   std::string out;
-  std::string save_baseline;  // store results.json as results/baselines/NAME/
+  std::optional<std::string> save_baseline;  // store results.json as results/baselines/NAME/ ('' is refused)
 };
 
 struct GateOptions {
@@ -68,6 +68,7 @@ struct GateCommandOptions {
   MeasureOptions measure;
   std::string baseline, candidate, out;
   bool stored_figures = false;
+  bool run_stored_workers = false;  // run workers beside a results.json outside results/baselines/
   bool no_confirm = false;
   GateOptions gate;
 };

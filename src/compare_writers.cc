@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "src/compare.h"
+#include "src/util/csv.h"
 
 namespace abench {
 namespace {
@@ -102,28 +103,28 @@ std::string comparison_markdown(const Comparison& c) {
 
 std::string comparison_csv(const Comparison& c) {
   const MetricNames& m = metric_names(c.measure);
-  std::string out = fmt::format(
-      "baseline,candidate,workload,size,requested_align,preferred_align,live,before_{0},after_{0},"
-      "change,interval_low,interval_high,coverage,before_{1},before_{2},after_{1},after_{2},"
-      "requested_bytes_before,requested_bytes_after,usable_bytes_before,usable_bytes_after,"
-      "requests_before,requests_after,verdict\n",
-      m.per_op, m.process_min, m.process_max);
+  const std::string per_op = m.per_op, min = m.process_min, max = m.process_max;
+  std::string out = csv_row({"baseline", "candidate", "workload", "size", "requested_align", "preferred_align", "live",
+                             "before_" + per_op, "after_" + per_op, "change", "interval_low", "interval_high",
+                             "coverage", "before_" + min, "before_" + max, "after_" + min, "after_" + max,
+                             "requested_bytes_before", "requested_bytes_after", "usable_bytes_before",
+                             "usable_bytes_after", "requests_before", "requests_after", "verdict"});
   auto opt = [](const std::optional<double>& v) { return v ? fmt::format("{:.3f}", *v) : std::string(); };
   auto counts = [](const std::optional<CellCounts>& k, auto f) { return k ? f(*k) : std::string(); };
+  auto judged = [](const CompareRow& row, double Judgement::*field, const char* format) {
+    return row.judgement ? fmt::format(fmt::runtime(format), (*row.judgement).*field) : std::string();
+  };
   for (const CompareRow& row : c.rows)
-    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
-                       c.baseline_labels[row.pair], c.candidate_labels[row.pair], name_of(row.spec.workload),
-                       row.spec.size, row.spec.alignment.requested, row.spec.alignment.preferred,
-                       row.spec.live, opt(row.before_ns), opt(row.after_ns),
-                       row.judgement ? fmt::format("{:.5f}", row.judgement->change) : "",
-                       row.judgement ? fmt::format("{:.5f}", row.judgement->low) : "",
-                       row.judgement ? fmt::format("{:.5f}", row.judgement->high) : "",
-                       row.judgement ? fmt::format("{:.4f}", row.judgement->coverage) : "",
-                       opt(row.before_min), opt(row.before_max), opt(row.after_min), opt(row.after_max),
-                       counts(row.before_counts, requested), counts(row.after_counts, requested),
-                       counts(row.before_counts, usable), counts(row.after_counts, usable),
-                       counts(row.before_counts, requests), counts(row.after_counts, requests),
-                       name_of(row.verdict));
+    out += csv_row({c.baseline_labels[row.pair], c.candidate_labels[row.pair], std::string(name_of(row.spec.workload)),
+                    std::to_string(row.spec.size), std::to_string(row.spec.alignment.requested),
+                    std::to_string(row.spec.alignment.preferred), std::to_string(row.spec.live), opt(row.before_ns),
+                    opt(row.after_ns), judged(row, &Judgement::change, "{:.5f}"), judged(row, &Judgement::low, "{:.5f}"),
+                    judged(row, &Judgement::high, "{:.5f}"), judged(row, &Judgement::coverage, "{:.4f}"),
+                    opt(row.before_min), opt(row.before_max), opt(row.after_min), opt(row.after_max),
+                    counts(row.before_counts, requested), counts(row.after_counts, requested),
+                    counts(row.before_counts, usable), counts(row.after_counts, usable),
+                    counts(row.before_counts, requests), counts(row.after_counts, requests),
+                    std::string(name_of(row.verdict))});
   return out;
 }
 

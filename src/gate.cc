@@ -22,11 +22,27 @@ double percent_field(const nlohmann::json& j, const char* key, const std::string
 
 }  // namespace
 
+// Iterative, with one backtrack point (the last '*'): O(pattern x text) at worst, where the
+// recursive form took exponential time on "********x" (a gate file is input too).
 bool glob_match(std::string_view pattern, std::string_view text) {
-  if (pattern.empty()) return text.empty();
-  if (pattern.front() == '*')
-    return glob_match(pattern.substr(1), text) || (!text.empty() && glob_match(pattern, text.substr(1)));
-  return !text.empty() && pattern.front() == text.front() && glob_match(pattern.substr(1), text.substr(1));
+  std::size_t p = 0, t = 0;
+  std::size_t star = std::string_view::npos, resume_text = 0;
+  while (t < text.size()) {
+    if (p < pattern.size() && pattern[p] == '*') {
+      star = p++;
+      resume_text = t;
+    } else if (p < pattern.size() && pattern[p] == text[t]) {
+      ++p;
+      ++t;
+    } else if (star != std::string_view::npos) {
+      p = star + 1;  // let the last '*' take one more character
+      t = ++resume_text;
+    } else {
+      return false;
+    }
+  }
+  while (p < pattern.size() && pattern[p] == '*') ++p;
+  return p == pattern.size();
 }
 
 GateRules load_gate_rules(const std::string& path) {
@@ -86,6 +102,21 @@ int GateVerdict::exit_code() const {
   return kExitOk;
 }
 
+namespace {
+// A time or a count per operation is a positive finite number; anything else in a file
+// means it was not measured (or was edited), and a change computed from it (+inf%, -nan%)
+// must not pass or fail anything.
+std::string unjudgeable_figure(const GatePair& pair) {
+  for (const auto* side : {&pair.before, &pair.after})
+    for (const auto& process : *side)
+      for (double figure : process)
+        if (!std::isfinite(figure) || figure <= 0)
+          return fmt::format("the {} holds {} {}: only positive finite figures can be judged",
+                             side == &pair.before ? "baseline" : "candidate", figure, pair.metric);
+  return "";
+}
+}  // namespace
+
 GateVerdict evaluate_gate(const std::vector<GatePair>& pairs, const GateRules& rules,
                           const std::map<std::string, double>& noise_floors, const CompareSettings& settings) {
   GateVerdict verdict;
@@ -105,6 +136,8 @@ GateVerdict evaluate_gate(const std::vector<GatePair>& pairs, const GateRules& r
     cell.applied = std::max(cell.threshold, rules.noise_multiplier * cell.noise_floor);
     if (!pair.problem.empty() || pair.before.empty() || pair.after.empty()) {
       cell.problem = pair.problem.empty() ? "no samples" : pair.problem;
+    } else if (const std::string bad = unjudgeable_figure(pair); !bad.empty()) {
+      cell.problem = bad;  // a zero, negative or non-finite figure: nothing a ratio can judge
     } else {
       const CellSides sides{pair.before, pair.after, pair.before_rounds, pair.after_rounds, pair.instructions};
       cell.judgement = judge_change(sides, settings.confidence, cell.applied);

@@ -14,6 +14,7 @@
 #include <fmt/ranges.h>
 
 #include "src/errors.h"
+#include "src/util/names.h"
 
 #ifndef ABENCH_SOURCE_DIR
 #define ABENCH_SOURCE_DIR "."
@@ -242,7 +243,7 @@ std::string resolve_matrix_path(const std::string& name_or_path) {
   return matrices_directory() + "/" + name_or_path + ".json";
 }
 
-Matrix load_matrix(const std::string& name_or_path, const std::vector<std::string>& built) {
+Matrix load_matrix(const std::string& name_or_path, const std::vector<std::string>& built, bool backends_replaced) {
   const std::string path = resolve_matrix_path(name_or_path);
   std::ifstream in(path);
   if (!in) {
@@ -255,10 +256,12 @@ Matrix load_matrix(const std::string& name_or_path, const std::vector<std::strin
 
   Matrix m;
   m.path = path;
-  m.name = std::filesystem::path(path).stem().string();
+  m.name = checked_name(std::filesystem::path(path).stem().string(), path + ": the matrix's name (its file name)");
   if (j.contains("description")) m.description = string_value(j["description"], path + ": field 'description'");
+  // Backends that --backend replaces need only be known, not built here: `--backend system`
+  // works with the default matrix on a machine without mimalloc.
   m.backends = parse_axis<std::string>(j, "backends", path, [&](const auto& v, const auto& where) {
-    return parse_backend(string_value(v, where), built, where);
+    return parse_backend(string_value(v, where), backends_replaced ? known_backends() : built, where);
   });
   m.policies = parse_axis<Policy>(j, "policies", path, [](const auto& v, const auto& where) {
     return parse_policy(string_value(v, where), where);
@@ -272,7 +275,8 @@ Matrix load_matrix(const std::string& name_or_path, const std::vector<std::strin
   if (j.contains("entry")) {
     const std::string where = path + ": field 'entry'";
     m.entry_set = parse_entry_set(string_value(j["entry"], where), where);
-    for (const auto& backend : m.backends) check_backend_offers(backend, m.entry_set, where);
+    if (!backends_replaced)
+      for (const auto& backend : m.backends) check_backend_offers(backend, m.entry_set, where);
   }
   if (j.contains("protocol")) parse_protocol(j["protocol"], path, m.protocol);
   return m;

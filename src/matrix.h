@@ -59,7 +59,10 @@ std::vector<std::string> available_matrices();
 std::string resolve_matrix_path(const std::string& name_or_path);
 
 // Reads, parses and validates. Throws UsageError.
-Matrix load_matrix(const std::string& name_or_path, const std::vector<std::string>& built_backends);
+// backends_replaced: the command line's --backend replaces the file's backends, which then
+// need only be known names.
+Matrix load_matrix(const std::string& name_or_path, const std::vector<std::string>& built_backends,
+                   bool backends_replaced = false);
 
 // Parses one value of an axis as a matrix or the command line spells it; `where` names
 // the field or option in error messages. Throw UsageError.

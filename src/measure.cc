@@ -23,6 +23,7 @@
 #include "src/run/resume.h"
 #include "src/util/interrupt.h"
 #include "src/util/json_file.h"
+#include "src/util/names.h"
 #include "src/results_writers.h"
 #include "src/verdict/change_rule.h"
 #include "src/worker_registry.h"
@@ -111,6 +112,8 @@ void apply_overrides(Matrix& m, const MeasureOptions& o, const std::vector<std::
   if (o.entry) {
     m.entry_set = parse_entry_set(*o.entry, "--entry");
     for (const auto& backend : m.backends) check_backend_offers(backend, m.entry_set, "--entry");
+  } else if (!m.entry_set.empty() && !o.backends.empty()) {
+    for (const auto& backend : m.backends) check_backend_offers(backend, m.entry_set, "the matrix's 'entry' with --backend");
   }
   override_axis(m.lives, o.lives, "--live",
                 [](const auto& v, const auto& w) { return parse_live(number_text(v, w), w); });
@@ -230,7 +233,7 @@ Matrix matrix_of_results(const nlohmann::json& results, const MeasureOptions& o,
     const auto& axes = results.at("matrix");
     const auto& p = results.at("protocol");
     const std::string where = "baseline's matrix";
-    m.name = axes.value("name", "baseline");
+    m.name = checked_name(axes.value("name", "baseline"), "the baseline's field 'matrix.name'");
     m.path = axes.value("path", "");
     m.description = axes.value("description", "");
     for (const auto& b : axes.at("backends")) m.backends.push_back(parse_backend(b.get<std::string>(), built, where));
@@ -266,7 +269,7 @@ Matrix matrix_of_results(const nlohmann::json& results, const MeasureOptions& o,
 
 Matrix load_measure_matrix(const MeasureOptions& o, const std::vector<std::string>& built) {
   check_formats(o.formats);
-  Matrix matrix = load_matrix(o.matrix, built);
+  Matrix matrix = load_matrix(o.matrix, built, !o.backends.empty());
   apply_overrides(matrix, o, built);
   // Deterministic mode repeats exactly only with the same cell orders: a fixed seed.
   if (matrix.protocol.seed == 0 && matrix.protocol.measure == Measure::instructions) matrix.protocol.seed = 1;
@@ -284,7 +287,7 @@ void use_paired_protocol(RunProtocol& protocol, const MeasureOptions& options, d
 std::filesystem::path prepare_output_dir(const std::string& out, const std::string& name, bool resume) {
   const std::filesystem::path dir =
       out.empty() ? std::filesystem::path(source_directory()) / "results" /
-                        (utc_timestamp("%Y%m%d-%H%M%S-") + name)
+                        checked_name(utc_timestamp("%Y%m%d-%H%M%S-") + name, "the output directory's name")
                   : std::filesystem::path(out);
   if (resume) return dir;  // resume_command_line checked it holds an interrupted run
   if (std::filesystem::exists(dir / "results.json"))

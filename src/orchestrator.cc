@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "harness/json_fields.h"
 #include "src/stats/statistics.h"
 #include "src/util/interrupt.h"
 #include "src/util/text.h"
@@ -62,7 +63,8 @@ class JobRunner {
         announce_next();
         return allowances_.next_cell(worker.job.mode);
       } else if (type == "warm") {
-        return allowances_.samples(message.at("batch_ns").get<double>(), message.at("samples").get<int>());
+        return allowances_.samples(static_cast<double>(whole_number<std::uint64_t>(message.at("batch_ns"), "batch_ns")),
+                                   whole_number<int>(message.at("samples"), "samples"));
       } else if (type == "cell") {
         record(message.get<CellReport>());
         return allowances_.next_cell(worker.job.mode);

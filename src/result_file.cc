@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "harness/json_fields.h"
 #include "src/errors.h"
 #include "src/matrix.h"
 #include "src/results.h"
@@ -14,9 +15,10 @@ namespace abench {
 
 std::string cell_key(const nlohmann::json& c) {
   return fmt::format("{}/{}/{}/{}/{}:{}/{}", c.at("backend").get<std::string>(), c.at("policy").get<std::string>(),
-                     c.at("workload").get<std::string>(), c.at("size").get<std::uint64_t>(),
-                     c.at("requested_align").get<std::uint64_t>(), c.at("preferred_align").get<std::uint64_t>(),
-                     c.at("live").get<std::uint64_t>());
+                     c.at("workload").get<std::string>(), whole_number<std::uint64_t>(c.at("size"), "size"),
+                     whole_number<std::uint64_t>(c.at("requested_align"), "requested_align"),
+                     whole_number<std::uint64_t>(c.at("preferred_align"), "preferred_align"),
+                     whole_number<std::uint64_t>(c.at("live"), "live"));
 }
 
 StoredResults results_from_json(const nlohmann::json& j, const std::string& path) {
@@ -51,11 +53,13 @@ StoredResults results_from_json(const nlohmann::json& j, const std::string& path
       cell.side = c.value("side", "");
       for (const auto& p : c.at("processes")) {
         cell.samples.push_back(p.at(names.samples).get<std::vector<double>>());
-        cell.rounds.push_back(p.value("round", 0));
+        cell.rounds.push_back(p.contains("round") ? whole_number<int>(p["round"], "round") : 0);
       }
       r.cells.push_back(std::move(cell));
     }
   } catch (const nlohmann::json::exception& e) {
+    throw UsageError(fmt::format("{}: malformed results: {}", path, e.what()));
+  } catch (const std::invalid_argument& e) {
     throw UsageError(fmt::format("{}: malformed results: {}", path, e.what()));
   }
   return r;

@@ -8,6 +8,11 @@
 
 namespace abench {
 
+std::string side_of(const RunResults& results, const CellRecord& cell) {
+  if (results.plan.partner.empty()) return "";
+  return cell.cell.variant % 2 == 0 ? "baseline" : "candidate";
+}
+
 std::string_view name_of(CellStatus status) {
   switch (status) {
     case CellStatus::pending: return "pending";

@@ -113,6 +113,9 @@ const MetricNames& metric_names(Measure measure);
 CellSummary summarize(const CellRecord& record, int expected_processes, Measure measure = Measure::time);
 std::string_view name_of(CellStatus status);
 
+// "baseline" or "candidate" for a cell of a compare's run (variants alternate), "" otherwise.
+std::string side_of(const RunResults& results, const CellRecord& cell);
+
 // Allocator version and malloc object reported by the first worker of each variant.
 const WorkerHello* hello_of_variant(const RunResults& results, std::size_t variant);
 

@@ -125,7 +125,7 @@ nlohmann::json results_to_json(const RunResults& r) {
     }
     cells.push_back({{"id", spec.id},
                      {"variant", variant.label()},
-                     {"side", r.plan.partner.empty() ? "" : (record.cell.variant % 2 == 0 ? "baseline" : "candidate")},
+                     {"side", side_of(r, record)},
                      {"backend", variant.backend},
                      {"policy", name_of(spec.policy)},
                      {"workload", name_of(spec.workload)},

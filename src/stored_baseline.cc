@@ -1,9 +1,12 @@
 #include "src/stored_baseline.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "src/compare.h"
 #include "src/errors.h"
+#include "src/util/names.h"
 #include "src/measure.h"
 #include "src/preflight.h"
 #include "src/process_launcher.h"
@@ -11,8 +14,10 @@
 
 namespace abench {
 
-std::filesystem::path baseline_store(const std::string& name) {
-  return std::filesystem::path(source_directory()) / "results" / "baselines" / name;
+std::filesystem::path baselines_directory() { return std::filesystem::path(source_directory()) / "results" / "baselines"; }
+
+std::filesystem::path baseline_store(const std::string& name, const std::string& what) {
+  return baselines_directory() / checked_name(name, what);
 }
 
 void store_baseline_workers(const std::filesystem::path& store, const std::vector<Variant>& variants) {
@@ -27,9 +32,19 @@ void store_baseline_workers(const std::filesystem::path& store, const std::vecto
   }
 }
 
-std::filesystem::path stored_workers_dir(const std::filesystem::path& results_json) {
+std::filesystem::path stored_workers_dir(const std::filesystem::path& results_json, bool trust_anywhere,
+                                         std::string* not_trusted) {
   const auto dir = results_json.parent_path() / "workers";
-  return std::filesystem::is_directory(dir) ? dir : std::filesystem::path();
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec)) return {};
+  // Executables next to a results file are run only where abench stored them itself: a
+  // results.json from elsewhere must not be a way to run a stranger's code.
+  const auto store = std::filesystem::weakly_canonical(baselines_directory(), ec);
+  const auto where = std::filesystem::weakly_canonical(dir, ec);
+  const auto [in_store, _] = std::mismatch(store.begin(), store.end(), where.begin(), where.end());
+  if (trust_anywhere || (!ec && in_store == store.end())) return dir;
+  if (not_trusted != nullptr) *not_trusted = dir.string();
+  return {};
 }
 
 std::vector<Variant> stored_worker_variants(const std::filesystem::path& workers, const Matrix& matrix) {

@@ -17,14 +17,19 @@
 
 namespace abench {
 
-// source_directory()/results/baselines/NAME.
-std::filesystem::path baseline_store(const std::string& name);
+// source_directory()/results/baselines.
+std::filesystem::path baselines_directory();
+// source_directory()/results/baselines/NAME, NAME checked (src/util/names.h) as `what`.
+std::filesystem::path baseline_store(const std::string& name, const std::string& what);
 
 // Copies each variant's timed worker into `store`/workers/ (each file atomically).
 void store_baseline_workers(const std::filesystem::path& store, const std::vector<Variant>& variants);
 
-// The directory holding a baseline's results.json, when it also holds workers/; else "".
-std::filesystem::path stored_workers_dir(const std::filesystem::path& results_json);
+// The workers/ directory beside a baseline's results.json, if there is one and abench stored
+// it (under baselines_directory()), or trust_anywhere (--run-stored-workers); else "", with
+// *not_trusted set to the directory that was not trusted.
+std::filesystem::path stored_workers_dir(const std::filesystem::path& results_json, bool trust_anywhere,
+                                         std::string* not_trusted);
 
 // The stored workers as variants, one per backend and policy of `matrix`, labelled
 // "<backend>/<policy>@baseline". Throws UsageError when a backend's worker is missing.

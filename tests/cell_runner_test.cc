@@ -162,12 +162,14 @@ TEST(CellRunner, MeasuresTheRequestedNumberOfSamples) {
 
 // An allocator that breaks its contract: blocks 8 bytes off the alignment asked for.
 struct MisaligningAllocator {
+  static inline int released = 0;
   void* allocate(std::size_t size, std::size_t align) const {
     return static_cast<char*>(NativeAllocator<>{}.allocate(size + align + 8, align)) + 8;
   }
   void* allocate_zeroed(std::size_t size, std::size_t align) const { return allocate(size, align); }
   void* grow(void*, std::size_t, std::size_t, std::size_t) const { return nullptr; }
   void deallocate(void* block, std::size_t size, std::size_t align) const {
+    ++released;
     NativeAllocator<>{}.deallocate(static_cast<char*>(block) - 8, size + align + 8, align);
   }
   std::size_t usable_size(const void*) const { return 1 << 30; }
@@ -185,6 +187,7 @@ TEST(CheckedAllocator, ReportsAMisalignedBlockWithTheEvidence) {
     EXPECT_NE(what.find("not aligned to 256"), std::string::npos) << what;
     EXPECT_NE(what.find("0x"), std::string::npos) << what;
   }
+  EXPECT_EQ(MisaligningAllocator::released, 1);  // the rejected block went back, not leaked
 }
 
 // An allocator whose grow loses the contents.

@@ -74,7 +74,7 @@ TEST(EndToEnd, TinyRunWritesCompleteJsonAndCsv) {
 
   const auto lines = split_lines(read_file(out / "results.csv"));
   ASSERT_EQ(lines.size(), 37u);
-  EXPECT_EQ(lines[0].rfind("backend,policy,workload,size,requested_align,preferred_align,live,ns_per_op,"
+  EXPECT_EQ(lines[0].rfind("side,variant,backend,policy,workload,size,requested_align,preferred_align,live,ns_per_op,"
                            "process_min_ns,process_max_ns,best_ns_per_op,iterations,samples,processes", 0), 0u);
   std::set<std::string> backends;
   for (const auto& row : read_csv(out / "results.csv")) {

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "src/errors.h"
 #include "src/gate.h"
 #include "src/result_file.h"
@@ -32,6 +34,17 @@ TEST(Gate, GlobMatch) {
   EXPECT_TRUE(glob_match("jemalloc/*/grow/*", "jemalloc/exact/grow/64/1:256/1"));
   EXPECT_FALSE(glob_match("jemalloc/*/grow/*", "mimalloc/exact/grow/64/1:256/1"));
   EXPECT_TRUE(glob_match("*", "anything"));
+  EXPECT_TRUE(glob_match("", ""));
+  EXPECT_FALSE(glob_match("", "x"));
+  EXPECT_TRUE(glob_match("a*b*c", "aXbYc"));
+  EXPECT_FALSE(glob_match("a*b*c", "aXbY"));
+  EXPECT_TRUE(glob_match("*/64/*", "system/exact/allocate/64/1:256/1"));
+  EXPECT_FALSE(glob_match("*/65/*", "system/exact/allocate/64/1:256/1"));
+  // Many stars that cannot match: the recursive matcher took exponential time here.
+  const std::string long_name(4000, 'a');
+  EXPECT_FALSE(glob_match("********************x", long_name));
+  EXPECT_FALSE(glob_match("*a*a*a*a*a*a*a*a*a*a*b", long_name));
+  EXPECT_TRUE(glob_match("*a*a*a*a*a*a*a*a*a*a*", long_name));
   EXPECT_TRUE(glob_match("*/64/*", "system/exact/append/64/1:256/1"));
 }
 
@@ -77,6 +90,20 @@ TEST(Gate, AFailedCellIsAMeasurementFailure) {
   EXPECT_EQ(v.failed, 1);
   EXPECT_EQ(v.exit_code(), 3);
   EXPECT_EQ(gate_json(v)["cells"][0]["pass"], false);
+}
+
+// All-zero, negative or non-finite figures (an edited or broken file) are not judged: the
+// gate used to print "+inf%" or "improvement -1696%" and pass.
+TEST(Gate, FiguresThatAreNotPositiveAndFiniteAreNeverJudged) {
+  for (double bad : {0.0, -5.0, std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN()}) {
+    GatePair zero = pair("system/exact/append/64/1:256/1", 100, 100);
+    for (auto& process : zero.before) process.assign(process.size(), bad);
+    const GateVerdict v = evaluate_gate({zero}, GateRules{}, {}, CompareSettings{});
+    EXPECT_EQ(v.failed, 1) << bad;
+    EXPECT_EQ(v.exit_code(), 3) << bad;
+    EXPECT_NE(v.cells[0].problem.find("only positive finite figures"), std::string::npos) << v.cells[0].problem;
+  }
+  EXPECT_EQ(evaluate_gate({}, GateRules{}, {}, CompareSettings{}).exit_code(), 3);  // nothing to judge
 }
 
 TEST(Gate, GateFileErrorsNameTheField) {

@@ -122,6 +122,17 @@ TEST(Matrix, ShippedMatricesLoad) {
   EXPECT_EQ(d.protocol.processes, 3);
 }
 
+// On a machine with only the system allocator, `--backend system` must work with the
+// shipped matrices, whose other backends it replaces; without it they are refused.
+TEST(Matrix, BackendsTheCommandLineReplacesNeedOnlyBeKnown) {
+  EXPECT_THROW(load_matrix("default", {"system"}), UsageError);
+  const Matrix m = load_matrix("default", {"system"}, true);
+  EXPECT_EQ(m.backends.size(), 3u);
+  testing::TempDir dir;
+  EXPECT_THROW(load_matrix(dir.write("bad.json", R"({"backends": ["nosuch"], "policies": ["exact"],
+    "workloads": ["allocate"], "sizes": [64], "alignments": [1], "live": [1]})"), {"system"}, true), UsageError);
+}
+
 TEST(Matrix, AlignmentTextForms) {
   EXPECT_EQ(parse_alignment_text("256", "x"), (Alignment{1, 256}));
   EXPECT_EQ(parse_alignment_text("4096", "x"), (Alignment{4096, 4096}));

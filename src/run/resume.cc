@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "harness/json_fields.h"
 #include "src/errors.h"
 #include "src/util/json_file.h"
 
@@ -12,12 +13,12 @@ namespace {
 
 ProcessMeasurement measurement_from(const nlohmann::json& p, const MetricNames& names) {
   ProcessMeasurement m;
-  m.round = p.at("round").get<int>() - 1;
-  m.pid = p.at("pid").get<long>();
-  m.cpu = p.at("cpu").get<int>();
-  m.seed = p.at("seed").get<std::uint64_t>();
-  m.iterations = p.at("iterations").get<std::uint64_t>();
-  m.warmup_batches = p.at("warmup_batches").get<int>();
+  m.round = whole_number<int>(p.at("round"), "round") - 1;
+  m.pid = whole_number<long>(p.at("pid"), "pid");
+  m.cpu = whole_number<int>(p.at("cpu"), "cpu");
+  m.seed = whole_number<std::uint64_t>(p.at("seed"), "seed");
+  m.iterations = whole_number<std::uint64_t>(p.at("iterations"), "iterations");
+  m.warmup_batches = whole_number<int>(p.at("warmup_batches"), "warmup_batches");
   m.median_ns_per_op = p.at(names.process_median).get<double>();
   m.sample_ns_per_op = p.at(names.samples).get<std::vector<double>>();
   if (p.contains("data_accesses_per_op")) m.data_accesses_per_op = p["data_accesses_per_op"].get<double>();
@@ -50,10 +51,12 @@ std::vector<std::string> resume_command_line(const std::filesystem::path& dir, c
       if (a.starts_with("--out=") || a.starts_with("--seed=")) continue;
       args.push_back(a);
     }
-    args.insert(args.end(), {"--seed", std::to_string(stored.at("protocol").at("seed").get<std::uint64_t>()), "--out",
+    args.insert(args.end(), {"--seed", std::to_string(whole_number<std::uint64_t>(stored.at("protocol").at("seed"), "protocol.seed")), "--out",
                              dir.string()});
     return args;
   } catch (const nlohmann::json::exception& e) {
+    throw UsageError(fmt::format("--resume {}: {} is not an abench results file: {}", dir.string(), path, e.what()));
+  } catch (const std::invalid_argument& e) {
     throw UsageError(fmt::format("--resume {}: {} is not an abench results file: {}", dir.string(), path, e.what()));
   }
 }
@@ -69,8 +72,8 @@ void restore_finished(RunResults& results, const nlohmann::json& stored, const s
       const auto& c = cells[i];
       CellRecord& cell = results.cells[i];
       const std::string label = results.plan.variants[cell.cell.variant].label();
-      if (c.at("id").get<int>() != cell.cell.spec.id || c.at("variant").get<std::string>() != label ||
-          c.at("size").get<std::size_t>() != cell.cell.spec.size || c.at("live").get<std::size_t>() != cell.cell.spec.live)
+      if (whole_number<int>(c.at("id"), "id") != cell.cell.spec.id || c.at("variant").get<std::string>() != label ||
+          whole_number<std::size_t>(c.at("size"), "size") != cell.cell.spec.size || whole_number<std::size_t>(c.at("live"), "live") != cell.cell.spec.live)
         throw UsageError(fmt::format("--resume: cell {} of {} is not the cell the same command plans now (did the "
                                      "matrix file change?); nothing was run", i, path));
       for (const auto& p : c.at("processes")) cell.processes.push_back(measurement_from(p, names));
@@ -83,13 +86,17 @@ void restore_finished(RunResults& results, const nlohmann::json& stored, const s
         cell.counts = counts.get<CellCounts>();
       }
       if (c.at("counts_unavailable").is_string()) cell.counts_unavailable = c["counts_unavailable"].get<std::string>();
-      for (int round : c.at("finished_rounds").get<std::vector<int>>()) cell.rounds_done.push_back(round - 1);
+          std::vector<int> rounds;
+      read_field(c, "finished_rounds", rounds);
+      for (int round : rounds) cell.rounds_done.push_back(round - 1);
       cell.counting_done = c.at("counting_finished").get<bool>();
     }
     results.earlier_workers = stored.at("workers");
     results.run_id = stored.at("run_id").get<std::string>();  // rounds pair within one run id
     results.started_at = stored.at("started_at").get<std::string>();
   } catch (const nlohmann::json::exception& e) {
+    throw UsageError(fmt::format("--resume: {} cannot be resumed: {}", path, e.what()));
+  } catch (const std::invalid_argument& e) {
     throw UsageError(fmt::format("--resume: {} cannot be resumed: {}", path, e.what()));
   }
 }
