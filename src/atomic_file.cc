@@ -1,5 +1,7 @@
 #include "src/atomic_file.h"
 
+#include "src/errors.h"
+
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -16,7 +18,7 @@ void write_file_atomically(const std::filesystem::path& path, std::string_view c
   auto fail = [&](const char* what) {
     const std::string message = std::string(what) + " " + temporary.string() + ": " + std::strerror(errno);
     ::unlink(temporary.c_str());
-    throw std::runtime_error(message);
+    throw EnvironmentError(message);
   };
   const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) fail("cannot create");

@@ -1,7 +1,9 @@
-// The three kinds of failure, kept apart (docs/cli.md lists the exit codes):
-//   UsageError  the user's mistake: a message saying what is allowed, exit 2, nothing written
+// The kinds of failure, kept apart (docs/cli.md lists the exit codes):
+//   UsageError        the user's mistake: a message saying what is allowed, exit 2, nothing written
 //   a failed measurement (worker crash, broken allocator contract): reported per cell, exit 3
-//   a bug: an uncaught exception, which main reports with its origin.
+//   EnvironmentError  the machine failed abench (I/O, disk full, permissions, a missing tool):
+//                     the path and errno's text, exit 4
+//   a bug: any other exception, which main reports as one, exit 70.
 #pragma once
 
 #include <stdexcept>
@@ -12,8 +14,14 @@ namespace abench {
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitUsage = 2;
 inline constexpr int kExitMeasurementFailed = 3;
+inline constexpr int kExitEnvironment = 4;
+inline constexpr int kExitBug = 70;
 
 struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct EnvironmentError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 

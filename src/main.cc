@@ -4,12 +4,15 @@
 
 #include <fmt/format.h>
 
+#include <csignal>
 #include <cstring>
+#include <filesystem>
 #include <vector>
 
 #include "src/commands.h"
 #include "src/errors.h"
 #include "src/util/interrupt.h"
+#include "src/util/text.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"abench: measure allocators and aligned buffers, one worker process per allocator"};
@@ -24,9 +27,24 @@ int main(int argc, char** argv) {
   CLI::App* calibrate = abench::register_calibrate_command(app, calibrate_options);
   CLI::App* list = abench::register_list_command(app);
   abench::install_interrupt_handlers();
+  // Past a file size limit a write fails with EFBIG, reported as the environment's failure,
+  // instead of the signal ending abench between two files.
+  std::signal(SIGXFSZ, SIG_IGN);
   std::vector<std::string> args;
   std::string resume_dir;
   try {
+    // CLI11 answers an unknown command with "A subcommand is required": say what was wrong.
+    if (argc > 1 && argv[1][0] != '-') {
+      std::string allowed;
+      bool known = false;
+      for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
+        allowed += (allowed.empty() ? "" : ", ") + sub->get_name();
+        known |= sub->get_name() == argv[1];
+      }
+      if (!known)
+        throw abench::UsageError(
+            fmt::format("unknown command '{}' (allowed: {}; abench --help)", abench::printable(argv[1]), allowed));
+    }
     args = abench::command_line_to_parse(argc, argv, &resume_dir);
     std::vector<char*> pointers;
     for (auto& a : args) pointers.push_back(a.data());
@@ -55,9 +73,15 @@ int main(int argc, char** argv) {
     }
     std::fprintf(stderr, "abench: error: %s\n", e.what());
     return abench::kExitUsage;
+  } catch (const abench::EnvironmentError& e) {
+    std::fprintf(stderr, "abench: the environment failed: %s\n", e.what());
+    return abench::kExitEnvironment;
+  } catch (const std::filesystem::filesystem_error& e) {
+    std::fprintf(stderr, "abench: the environment failed: %s\n", e.what());
+    return abench::kExitEnvironment;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "abench: internal error (a bug, please report it): %s\n", e.what());
-    return 70;
+    return abench::kExitBug;
   }
   return abench::kExitUsage;
 }

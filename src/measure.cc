@@ -36,7 +36,7 @@ std::string find_valgrind() {
     const std::string path = std::string(dir) + "/valgrind";
     if (access(path.c_str(), X_OK) == 0) return path;
   }
-  throw UsageError("--measure instructions needs valgrind, which is not installed (apt-get install valgrind)");
+  throw EnvironmentError("--measure instructions needs valgrind, which is not installed (apt-get install valgrind)");
 }
 
 template <class T, class Parse>
@@ -188,7 +188,7 @@ void add_measure_options(CLI::App& cmd, MeasureOptions& o) {
                  "native (mi_*, mallocx/sdallocx, tc_*), rust (the allocator's Rust binding); docs/measurement.md");
   cmd.add_flag("--touch", o.touch, "Read every page of each built buffer before dropping it");
   auto* cpu = cmd.add_option("--cpu", o.cpu, "Pin workers to this CPU (default: the last allowed)")
-                  ->check(CLI::NonNegativeNumber);
+                  ->check(CLI::Range(0, CPU_SETSIZE - 1));
   cmd.add_flag("--no-pin", o.no_pin, "Do not pin workers to a CPU")->excludes(cpu);
   cmd.add_flag("--no-counts", o.no_counts, "Skip the instrumented counting runs (requests, bytes, RSS)");
   cmd.add_option("--format", o.formats, "Also write: gbench (benchmark.json), bencher (bencher.json), go (go-bench.txt)")
@@ -295,7 +295,7 @@ std::filesystem::path prepare_output_dir(const std::string& out, const std::stri
                                  "directory so no earlier result is overwritten", dir.string()));
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
-  if (ec) throw UsageError(fmt::format("--out {}: cannot create directory: {}", dir.string(), ec.message()));
+  if (ec) throw EnvironmentError(fmt::format("--out {}: cannot create directory: {}", dir.string(), ec.message()));
   return dir;
 }
 

@@ -38,6 +38,12 @@ struct FullMaskForChild {
   }
 };
 
+void close_fd(int& fd) {
+  if (fd >= 0) close(fd);
+  fd = -1;
+}
+
+// Both ends close themselves, whichever way run() is left.
 struct Pipe {
   int read = -1, write = -1;
   Pipe() {
@@ -47,12 +53,26 @@ struct Pipe {
       write = fds[1];
     }
   }
+  Pipe(const Pipe&) = delete;
+  Pipe& operator=(const Pipe&) = delete;
+  ~Pipe() {
+    close_fd(read);
+    close_fd(write);
+  }
 };
 
-void close_fd(int& fd) {
-  if (fd >= 0) close(fd);
-  fd = -1;
-}
+// A started worker is stopped and reaped if run() is left by an exception (a line handler
+// that could not write the results): it must not run on unwatched.
+struct ChildGuard {
+  pid_t pid = -1;
+  bool reaped = false;
+  ~ChildGuard() {
+    if (pid <= 0 || reaped) return;
+    kill(-pid, SIGKILL);
+    while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+    }
+  }
+};
 
 // Keeps the last `limit` bytes of a stream, trimming only when twice that is held.
 void keep_tail(std::string& tail, const char* data, std::size_t n, std::size_t limit) {
@@ -140,10 +160,6 @@ LaunchOutcome ProcessLauncher::run(const LaunchRequest& request, const ProtocolL
   if (in.read < 0 || out.read < 0 || err.read < 0 || protocol.read < 0) {
     outcome.started = false;
     outcome.start_error = std::string("pipe: ") + std::strerror(errno);
-    for (Pipe* p : {&in, &out, &err, &protocol}) {
-      close_fd(p->read);
-      close_fd(p->write);
-    }
     return outcome;
   }
   // A worker may exit before reading its request (it refused to run): writing to its
@@ -156,6 +172,7 @@ LaunchOutcome ProcessLauncher::run(const LaunchRequest& request, const ProtocolL
   sigaddset(&default_signals, SIGPIPE);
   sigaddset(&default_signals, SIGINT);
   sigaddset(&default_signals, SIGTERM);
+  sigaddset(&default_signals, SIGXFSZ);
   posix_spawnattr_setsigdefault(&attributes, &default_signals);
   // Its own process group: a terminal's Ctrl-C reaches abench alone, which stops the
   // worker and everything it started, and records what was finished.
@@ -222,6 +239,7 @@ LaunchOutcome ProcessLauncher::run(const LaunchRequest& request, const ProtocolL
   };
   auto deadline = deadline_after(allowance_s);
   if (request.stdin_text.empty()) close_fd(in.write);
+  ChildGuard child{pid};
   auto stop = [&] { kill(-pid, SIGKILL); };
 
   // Until the worker has closed its protocol channel and exited (or closed stdout and
@@ -291,6 +309,7 @@ LaunchOutcome ProcessLauncher::run(const LaunchRequest& request, const ProtocolL
 
   while (!reaped && waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
+  child.reaped = true;
   // What is left in the pipes once the worker is gone (non-blocking: a grandchild may
   // still hold them open).
   for (auto [fd, text] : {std::pair{&out.read, &stdout_text}, std::pair{&err.read, &stderr_text}}) {

@@ -16,6 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "src/process_launcher.h"
 #include "tests/cli_helpers.h"
 #include "tests/temp_dir.h"
 
@@ -282,6 +283,30 @@ TEST(InterruptEndToEnd, ASigkilledAbenchLeavesNoWorkerBehind) {
   abench.wait_exit();
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
   for (pid_t w : workers) EXPECT_TRUE(gone(w)) << "worker " << w << " outlived abench";
+}
+
+// A full disk (here: a file size limit, which fails writes the same way) is the
+// environment failing, exit 4 with the path and the reason; never "a bug" (70), and never a
+// half-written results file.
+TEST(EnvironmentEndToEnd, AWriteThatFailsIsAnEnvironmentErrorAndLeavesNoHalfFile) {
+  testing::TempDir dir;
+  const auto out = dir.path() / "full";
+  const std::string command = "ulimit -f 4; exec " + std::string(ABENCH_BIN) +
+                              " run --matrix quick --backend system --workload allocate --size 64 --live 1 "
+                              "--samples 3 --processes 1 --min-batch-ms 0.2 --out " + out.string();
+  ProcessLauncher launcher;
+  LaunchRequest request{"/bin/sh", {"-c", command}, {}, "", 120};
+  const LaunchOutcome o = launcher.run(request, [](std::string_view) { return 0.0; });
+  EXPECT_EQ(o.exit_code, 4) << o.stdout_tail << o.stderr_tail;
+  EXPECT_NE(o.stderr_tail.find("the environment failed: cannot write"), std::string::npos) << o.stderr_tail;
+  EXPECT_NE(o.stderr_tail.find("File too large"), std::string::npos) << o.stderr_tail;
+  EXPECT_EQ(o.stderr_tail.find("internal error"), std::string::npos) << o.stderr_tail;
+  for (const auto& e : std::filesystem::directory_iterator(out)) {
+    EXPECT_EQ(e.path().string().find(".tmp."), std::string::npos) << e.path();
+    if (e.path().filename() == "results.json") {
+      EXPECT_NO_THROW(nlohmann::json::parse(read_file(e.path())));
+    }
+  }
 }
 
 }  // namespace

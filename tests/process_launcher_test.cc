@@ -116,6 +116,15 @@ TEST(ProcessLauncher, ManyLinesInOneReadAreSplitInLinearTime) {
   EXPECT_EQ(lines.back(), "line 19999");
 }
 
+TEST(ProcessLauncher, AHandlerThatThrowsStopsTheWorkerBeforeTheExceptionLeaves) {
+  ProcessLauncher launcher;
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_THROW(launcher.run({"/bin/sh", {"-c", "echo line >&3; sleep 30"}, {}, "", 60},
+                            [](std::string_view) -> double { throw std::runtime_error("cannot write results"); }),
+               std::runtime_error);
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 10);
+}
+
 TEST(ProcessLauncher, AnInterruptStopsTheWorkerAndSaysSo) {
   ProcessLauncher launcher;
   std::thread interrupter([] {

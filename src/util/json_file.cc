@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include "src/util/text.h"
+
 #include "src/errors.h"
 
 namespace abench {
@@ -65,16 +67,18 @@ nlohmann::json read_json_file(const std::string& path, const std::string& what) 
                                    parsed.get<std::string>().substr(0, 100), what));
     return true;
   };
+  // nlohmann's message quotes the last token read, which can be the whole file: a line or two is enough.
+  auto brief = [](const char* message) { return printable(std::string_view(message).substr(0, 300)); };
   try {
     return nlohmann::json::parse(text, check);
   } catch (const nlohmann::json::parse_error& e) {
     throw UsageError(fmt::format("{}: malformed JSON at {}: {}", path,
-                                 line_and_column(text, e.byte == 0 ? 0 : e.byte - 1), e.what()));
+                                 line_and_column(text, e.byte == 0 ? 0 : e.byte - 1), brief(e.what())));
   } catch (const nlohmann::json::out_of_range& e) {  // 406: a number no double can hold
     throw UsageError(fmt::format("{}: {} holds a number out of range (beyond a double's ±1.8e308): {}", path, what,
-                                 e.what()));
+                                 brief(e.what())));
   } catch (const nlohmann::json::exception& e) {
-    throw UsageError(fmt::format("{}: malformed JSON in {}: {}", path, what, e.what()));
+    throw UsageError(fmt::format("{}: malformed JSON in {}: {}", path, what, brief(e.what())));
   }
 }
 
