@@ -10,7 +10,8 @@ ABENCH_BUILD="${ABENCH_BUILD:-$ABENCH_ROOT/build}"
 # build, but installed so the tcmalloc backend is there wherever the package exists;
 # valgrind runs --measure instructions (and provides valgrind/callgrind.h).
 ABENCH_PACKAGES=(g++ cmake make pkg-config git libcli11-dev nlohmann-json3-dev libfmt-dev
-                 libmimalloc-dev libjemalloc-dev libgtest-dev libgoogle-perftools-dev valgrind)
+                 libmimalloc-dev libjemalloc-dev libgtest-dev libgoogle-perftools-dev valgrind
+                 ${ABENCH_EXTRA_PACKAGES:-})
 
 abench_install_packages() {
   local missing=()
@@ -27,9 +28,11 @@ abench_install_packages() {
 
 abench_build() {
   if [[ ! -f "$ABENCH_BUILD/CMakeCache.txt" ]]; then
-    cmake -S "$ABENCH_ROOT" -B "$ABENCH_BUILD" -DCMAKE_BUILD_TYPE=Release -DABENCH_WERROR=ON >&2
+    # shellcheck disable=SC2086 # ABENCH_CMAKE_ARGS: more options, word-split on purpose
+    cmake -S "$ABENCH_ROOT" -B "$ABENCH_BUILD" -DCMAKE_BUILD_TYPE=Release -DABENCH_WERROR=ON ${ABENCH_CMAKE_ARGS:-} >&2
   fi
-  cmake --build "$ABENCH_BUILD" -j"$(nproc)" >&2
+  # shellcheck disable=SC2086 # ABENCH_BUILD_TARGETS: "--target a b", word-split on purpose
+  cmake --build "$ABENCH_BUILD" -j"$(nproc)" ${ABENCH_BUILD_TARGETS:-} >&2
 }
 
 abench_install_packages
