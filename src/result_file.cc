@@ -9,6 +9,7 @@
 #include "harness/json_fields.h"
 #include "src/errors.h"
 #include "src/matrix.h"
+#include "src/util/text.h"
 #include "src/results.h"
 
 namespace abench {
@@ -44,18 +45,33 @@ StoredResults results_from_json(const nlohmann::json& j, const std::string& path
                                    kMeasureNames));
     const MetricNames& names = metric_names(measure);
     const std::string metric = names.per_op;
-    for (const auto& c : j.at("cells")) {
-      StoredCell cell;
-      cell.key = cell_key(c);
-      cell.status = c.at("status").get<std::string>();
-      cell.metric = metric;
-      cell.variant = c.value("variant", "");
-      cell.side = c.value("side", "");
-      for (const auto& p : c.at("processes")) {
-        cell.samples.push_back(p.at(names.samples).get<std::vector<double>>());
-        cell.rounds.push_back(p.contains("round") ? whole_number<int>(p["round"], "round") : 0);
+    const auto& cells = j.at("cells");
+    if (!cells.is_array()) throw UsageError(fmt::format("{}: field 'cells' must be a list", path));
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+      const auto& c = cells[i];
+      // Errors name the cell: nlohmann's say only what type was expected.
+      try {
+        StoredCell cell;
+        cell.key = cell_key(c);
+        cell.status = c.at("status").get<std::string>();
+        cell.metric = metric;
+        cell.variant = c.value("variant", "");
+        cell.side = c.value("side", "");
+        const auto& processes = c.at("processes");
+        for (std::size_t k = 0; k < processes.size(); ++k) {
+          const auto& p = processes[k];
+          cell.samples.push_back(p.at(names.samples).get<std::vector<double>>());
+          if (cell.samples.back().empty())  // abench never writes one: nothing to judge it by
+            throw UsageError(fmt::format("{}: malformed results: field 'cells[{}].processes[{}].{}' is empty", path, i,
+                                         k, names.samples));
+          cell.rounds.push_back(p.contains("round") ? whole_number<int>(p["round"], "round") : 0);
+        }
+        r.cells.push_back(std::move(cell));
+      } catch (const nlohmann::json::exception& e) {
+        throw UsageError(fmt::format("{}: malformed results: in cells[{}]: {}", path, i, e.what()));
+      } catch (const std::invalid_argument& e) {
+        throw UsageError(fmt::format("{}: malformed results: in cells[{}]: {}", path, i, e.what()));
       }
-      r.cells.push_back(std::move(cell));
     }
   } catch (const nlohmann::json::exception& e) {
     throw UsageError(fmt::format("{}: malformed results: {}", path, e.what()));
@@ -147,7 +163,17 @@ std::map<std::string, double> load_noise_file(const std::string& path) {
   const nlohmann::json j = read_json_file(path, "the noise file");
   try {
     if (!j.is_object() || j.value("schema", "") != "abench.noise") throw UsageError(path + ": not an abench noise file");
-    return j.at("cells").get<std::map<std::string, double>>();
+    const auto& cells = j.at("cells");
+    if (!cells.is_object()) throw UsageError(fmt::format("{}: field 'cells' must be an object of cell: floor", path));
+    std::map<std::string, double> floors;
+    for (const auto& [cell, value] : cells.items()) {
+      // A floor widens the cell's threshold: a huge one would make the gate pass anything.
+      if (!value.is_number() || !(value.get<double>() >= 0 && value.get<double>() <= 10))
+        throw UsageError(fmt::format("{}: field 'cells.{}' is {}: a noise floor is a fraction from 0 to 10 (1000%)",
+                                     path, printable(cell.substr(0, 200)), printable(value.dump().substr(0, 40))));
+      floors[cell] = value.get<double>();
+    }
+    return floors;
   } catch (const nlohmann::json::exception& e) {
     throw UsageError(fmt::format("{}: malformed noise file: {}", path, e.what()));
   }
