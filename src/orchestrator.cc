@@ -95,6 +95,11 @@ class JobRunner {
   std::vector<int> finish(const LaunchOutcome& outcome) {
     WorkerRecord& worker = this->worker();
     worker.outcome = outcome;
+    // The launcher gives printable text; a launcher that does not must not cost the results
+    // file its validity (found by the protocol fuzz target with a launcher of raw bytes).
+    for (std::string* text : {&worker.outcome.stdout_tail, &worker.outcome.stderr_tail, &worker.outcome.start_error,
+                              &worker.outcome.protocol_error})
+      *text = printable(*text);
     std::vector<int> unreported;
     const std::vector<int>& order = worker.hello ? worker.hello->order : worker.job.cell_ids;
     for (int id : order)
@@ -108,7 +113,7 @@ class JobRunner {
     }
     // Only a worker that got going and then died or hung mid-cell has a cell to blame.
     const bool one_cell_to_blame = worker.hello && !worker.finished && outcome.started;
-    const std::string what = describe(outcome);
+    const std::string what = describe(worker.outcome);
     for (std::size_t k = 0; k < unreported.size(); ++k) {
       const int id = unreported[k];
       if (one_cell_to_blame && k > 0) {
@@ -117,7 +122,7 @@ class JobRunner {
       }
       fail(id, one_cell_to_blame ? fmt::format("{} while running this cell", what)
                                  : fmt::format("{} before reporting this cell", what),
-           outcome);
+           worker.outcome);
     }
     hooks_.on_update(results_);
     return not_reached;

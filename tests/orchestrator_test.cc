@@ -199,6 +199,27 @@ TEST(Orchestrator, AHungWorkerIsGivenSecondsFromItsCellsExpectedTime) {
   EXPECT_NE(failure.find("hung: no report within 8.3 s, killed while running this cell"), std::string::npos) << failure;
 }
 
+// Found by the protocol fuzz target: a launcher's raw bytes (not UTF-8) in a failure text
+// made results.json unwritable.
+TEST(Orchestrator, BytesThatAreNotUtf8NeverReachTheResultsFile) {
+  RunResults results = make_results({"system"}, 1);
+  struct RawBytes : WorkerLauncher {
+    LaunchOutcome run(const LaunchRequest&, const ProtocolLineHandler& on_line) override {
+      on_line("not json \xff\xfe");
+      LaunchOutcome o;
+      o.signal = 11;
+      o.stderr_tail = "crashed \x80\xc3";
+      o.stdout_tail = "\xed\xa0\x80 surrogate";
+      return o;
+    }
+  } launcher;
+  int updates = 0;
+  run_plan(results, launcher, hooks_counting(updates));
+  const std::string json = results_to_json(results).dump(2, ' ', false, nlohmann::json::error_handler_t::strict);
+  EXPECT_NE(json.find("crashed \\\\x80\\\\xc3"), std::string::npos) << json.substr(0, 2000);
+  EXPECT_NO_THROW((void)results_to_csv(results));
+}
+
 TEST(Orchestrator, RequestCarriesTheProtocolAndTheJobSeed) {
   RunResults results = make_results({"system"}, 2);
   results.protocol.min_batch_ms = 7;
