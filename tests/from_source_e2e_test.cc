@@ -79,6 +79,9 @@ TEST(FromSourceEndToEnd, WorkersBuiltAgainstEachBuildGetCountsNamesAndTheSlowdow
 
 // A worker built against one build refuses to run when another serves malloc.
 TEST(FromSourceEndToEnd, AWorkerRefusesAnAllocatorOtherThanTheOneItWasBuiltAgainst) {
+#ifdef ABENCH_SANITIZED
+  GTEST_SKIP() << "preloads an allocator into abench itself, which AddressSanitizer refuses; the plain suite runs it";
+#endif
   testing::TempDir dir;
   const auto out = dir.path() / "run";
   const CliResult r = run_cli(pair_args(std::string("exe=") + TINY_WORKER_V1, std::string("exe=") + TINY_WORKER_V2, out),
