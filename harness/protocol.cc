@@ -73,7 +73,8 @@ void to_json(nlohmann::json& j, const WorkerRequest& r) {
        {"seed", r.seed},
        {"plugin", r.plugin},
        {"measure", name_of(r.measure)},
-       {"entry_set", r.entry_set}};
+       {"entry_set", r.entry_set},
+       {"paced", r.paced}};
 }
 void from_json(const nlohmann::json& j, WorkerRequest& r) {
   read_field(j, "protocol", r.protocol);
@@ -96,6 +97,7 @@ void from_json(const nlohmann::json& j, WorkerRequest& r) {
   read_field(j, "seed", r.seed);
   r.plugin = j.value("plugin", "");
   r.entry_set = j.value("entry_set", "");
+  r.paced = j.value("paced", false);
   if (const std::string measure = j.value("measure", "time"); !measure_named(measure, r.measure))
     throw std::invalid_argument("unknown measure '" + measure + "' (allowed: " + kMeasureNames + ")");
 }

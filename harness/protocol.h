@@ -25,7 +25,7 @@
 
 namespace abench {
 
-inline constexpr int kProtocolVersion = 2;  // 2: reports on their own descriptor, "warm"
+inline constexpr int kProtocolVersion = 3;  // 2: reports on their own descriptor, "warm"; 3: paced pairs
 
 // A cell report whose error starts with this was refused (this mode or this machine
 // cannot measure it honestly), not failed.
@@ -68,6 +68,9 @@ struct WorkerRequest {
   std::string plugin;  // shared object with the subject under test ("" none)
   Measure measure = Measure::time;
   std::string entry_set;  // the backend's entry-point set (allocators/entry_sets.h); "" its default
+  // One of a paced pair: waits for abench's word on kPaceFd before its warm-up and before
+  // each sample (docs/protocol.md, "Paced pairs").
+  bool paced = false;
 };
 
 struct WorkerHello {

@@ -78,10 +78,64 @@ int g_current_cell = -1;
 
 // Between warm-up and the first sample: formatted on the stack, so the allocator under
 // test serves nothing here and its state is the one warm-up left.
-void report_warmed_up(std::uint64_t batch_ns, int samples) {
-  char line[128];
-  const int n = std::snprintf(line, sizeof line, "{\"type\":\"warm\",\"id\":%d,\"batch_ns\":%llu,\"samples\":%d}\n",
-                              g_current_cell, static_cast<unsigned long long>(batch_ns), samples);
+void report_warmed_up(std::uint64_t batch_ns, std::uint64_t iterations, int samples) {
+  char line[160];
+  const int n = std::snprintf(line, sizeof line,
+                              "{\"type\":\"warm\",\"id\":%d,\"batch_ns\":%llu,\"iterations\":%llu,\"samples\":%d}\n",
+                              g_current_cell, static_cast<unsigned long long>(batch_ns),
+                              static_cast<unsigned long long>(iterations), samples);
+  if (n > 0 && static_cast<std::size_t>(n) < sizeof line) send_line(line, static_cast<std::size_t>(n));
+}
+
+// A paced worker's word from abench (ABENCH_PACE_FD): "warmup N\n" before its warm-up,
+// "sample\n" before each sample. At end of file abench has let it go: it runs freely.
+int g_pace_fd = -1;
+
+void open_pace_channel() {
+  const char* named = std::getenv("ABENCH_PACE_FD");
+  if (named == nullptr) return;
+  const int fd = std::atoi(named);
+  if (fd > STDERR_FILENO && fcntl(fd, F_GETFD) >= 0) {
+    fcntl(fd, F_SETFD, FD_CLOEXEC);
+    g_pace_fd = fd;
+  }
+}
+
+// One line into a stack buffer, a byte at a time (nothing is allocated, nothing read ahead).
+// Returns false once the channel is closed.
+bool read_pace_line(char* line, std::size_t capacity) {
+  std::size_t n = 0;
+  for (;;) {
+    char c = 0;
+    const ssize_t got = read(g_pace_fd, &c, 1);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) {
+      close(g_pace_fd);
+      g_pace_fd = -1;
+      return false;
+    }
+    if (c == '\n') break;
+    if (n + 1 < capacity) line[n++] = c;
+  }
+  line[n] = '\0';
+  return true;
+}
+
+std::uint64_t wait_for_warmup() {
+  char line[64];
+  if (g_pace_fd < 0 || !read_pace_line(line, sizeof line)) return 0;
+  unsigned long long iterations = 0;
+  return std::sscanf(line, "warmup %llu", &iterations) == 1 ? iterations : 0;
+}
+
+void wait_for_sample() {
+  char line[64];
+  if (g_pace_fd >= 0) read_pace_line(line, sizeof line);
+}
+
+void report_sampled() {
+  char line[64];
+  const int n = std::snprintf(line, sizeof line, "{\"type\":\"sampled\",\"id\":%d}\n", g_current_cell);
   if (n > 0 && static_cast<std::size_t>(n) < sizeof line) send_line(line, static_cast<std::size_t>(n));
 }
 
@@ -216,6 +270,13 @@ int worker_main(int argc, char** argv) {
   }
   hello.order = cell_order(request);
   request.sampler.on_warmed_up = report_warmed_up;
+  if (request.paced) {
+    open_pace_channel();
+    if (g_pace_fd < 0) return fatal("a paced request without a pace channel (ABENCH_PACE_FD)");
+    request.sampler.wait_for_warmup = wait_for_warmup;
+    request.sampler.wait_for_sample = wait_for_sample;
+    request.sampler.after_sample = report_sampled;
+  }
   emit(hello);
 
   for (int id : hello.order) {

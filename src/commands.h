@@ -20,7 +20,7 @@ struct MeasureOptions {
   std::optional<std::string> order;
   std::optional<std::uint64_t> seed;
   bool fresh_process_per_cell = false;
-  std::optional<std::string> interleave;  // paired commands: "cell" (default) or "process"
+  std::optional<std::string> interleave;  // paired commands: "batch" (default), "cell" or "process"
   bool touch = false;
   bool no_pin = false;
   bool no_counts = false;

@@ -6,6 +6,7 @@
 // protocol's lines. Its stdout and stderr are kept (their tails) as its output.
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -15,6 +16,8 @@
 namespace abench {
 
 inline constexpr int kProtocolFd = 3;
+// A paced worker reads abench's word here (ABENCH_PACE_FD; docs/protocol.md, "Paced pairs").
+inline constexpr int kPaceFd = 4;
 // A protocol line longer than this is not protocol: the worker is stopped.
 inline constexpr std::size_t kMaxProtocolLineBytes = 1 << 20;
 
@@ -27,6 +30,12 @@ struct LaunchRequest {
   // then says how long the next may take. Past it, the worker is hung and killed.
   double timeout_s = 600;
   std::size_t output_tail_bytes = 4096;  // of stdout and of stderr, kept in the outcome
+  // >= 0: the read end of a pipe the worker gets as kPaceFd; the caller keeps it and writes.
+  int pace_fd = -1;
+  // A paced worker is not on the clock while it waits for abench's word: when its allowance
+  // runs out, it is hung only if it is past its allowance counted from this (when abench
+  // last told it to go; now, while it waits) as well. Unset: from its last line alone.
+  std::function<std::chrono::steady_clock::time_point()> clock_start = {};
 };
 
 struct LaunchOutcome {

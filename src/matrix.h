@@ -22,6 +22,9 @@ struct RunProtocol {
   int processes = 3;
   CellOrder order = CellOrder::shuffled;
   bool fresh_process_per_cell = false;
+  // compare's --interleave batch: a cell's two sides alive at once, alternating batch by
+  // batch (src/run/batch_pacer.h). Implies fresh_process_per_cell.
+  bool interleave_batches = false;
   bool touch = false;
   bool counts = true;             // instrumented counting runs beside the timings
   bool pin = true;

@@ -180,9 +180,10 @@ void add_measure_options(CLI::App& cmd, MeasureOptions& o) {
   cmd.add_flag("--fresh-process-per-cell", o.fresh_process_per_cell,
                "Run every cell alone in fresh processes (no allocator history)");
   cmd.add_option("--interleave", o.interleave,
-                 "compare and side-by-side gate: pair the two sides cell by cell, each cell a fresh process "
-                 "(cell, the default), or one process a side a round running every cell (process)")
-      ->check(CLI::IsMember({"cell", "process"}));
+                 "compare and side-by-side gate: the two sides of each cell alive at once, alternating batch by "
+                 "batch (batch, the default); cell by cell, each cell a fresh process run after the other side's "
+                 "(cell); or one process a side a round running every cell (process)")
+      ->check(CLI::IsMember({"batch", "cell", "process"}));
   cmd.add_option("--entry", o.entry,
                  "Entry-point set the allocators are called through: portable (malloc & co., the default), "
                  "native (mi_*, mallocx/sdallocx, tc_*), rust (the allocator's Rust binding); docs/measurement.md");
@@ -252,6 +253,7 @@ Matrix matrix_of_results(const nlohmann::json& results, const MeasureOptions& o,
     r.processes = p.at("processes").get<int>();
     r.order = p.value("order", "shuffled") == "matrix" ? CellOrder::matrix : CellOrder::shuffled;
     r.fresh_process_per_cell = p.value("process_mode", "") == "fresh-process-per-cell";
+    r.interleave_batches = p.value("interleave_batches", false);
     r.touch = p.value("touch", false);
     r.counts = p.value("counts", true);
     r.pin = p.value("pin", true);
@@ -281,7 +283,9 @@ Matrix load_measure_matrix(const MeasureOptions& o, const std::vector<std::strin
 void use_paired_protocol(RunProtocol& protocol, const MeasureOptions& options, double confidence) {
   if (protocol.measure == Measure::instructions) return;
   if (!options.processes) protocol.processes = std::max(protocol.processes, rounds_needed(confidence));
-  if (options.interleave.value_or("cell") == "cell") protocol.fresh_process_per_cell = true;
+  const std::string interleave = options.interleave.value_or("batch");
+  if (interleave != "process") protocol.fresh_process_per_cell = true;
+  protocol.interleave_batches = interleave == "batch";
 }
 
 std::filesystem::path prepare_output_dir(const std::string& out, const std::string& name, bool resume) {

@@ -2,12 +2,21 @@
 
 #include <algorithm>
 #include <chrono>
+#include <array>
+#include <cerrno>
+#include <cstring>
 #include <deque>
+#include <exception>
+#include <mutex>
+#include <optional>
 #include <set>
+#include <thread>
 
 #include <fmt/format.h>
 
 #include "harness/json_fields.h"
+#include "src/errors.h"
+#include "src/run/batch_pacer.h"
 #include "src/stats/statistics.h"
 #include "src/util/interrupt.h"
 #include "src/util/text.h"
@@ -38,14 +47,17 @@ struct Allowances {
   double samples(double batch_ns, int samples) const {
     return or_user(slack_s + per_sample_factor * std::max(samples, 1) * batch_ns / 1e9);
   }
+  // A paced worker's allowance runs only while it is not waiting for its partner
+  // (LaunchRequest::clock_start): after its warm-up, one sample at a time.
+  double paced_sample(double batch_ns) const { return or_user(slack_s + per_sample_factor * batch_ns / 1e9); }
 };
 
 class JobRunner {
  public:
   JobRunner(RunResults& results, std::size_t worker, const OrchestratorHooks& hooks, std::size_t& done,
-            std::size_t total)
+            std::size_t total, bool paced = false)
       : results_(results), worker_index_(worker), hooks_(hooks), done_(done), total_(total),
-        allowances_(results.protocol) {}
+        allowances_(results.protocol), paced_(paced) {}
 
   double first_allowance() const { return allowances_.start(); }
 
@@ -63,8 +75,12 @@ class JobRunner {
         announce_next();
         return allowances_.next_cell(worker.job.mode);
       } else if (type == "warm") {
-        return allowances_.samples(static_cast<double>(whole_number<std::uint64_t>(message.at("batch_ns"), "batch_ns")),
-                                   whole_number<int>(message.at("samples"), "samples"));
+        batch_ns_ = static_cast<double>(whole_number<std::uint64_t>(message.at("batch_ns"), "batch_ns"));
+        return paced_ ? allowances_.paced_sample(batch_ns_)
+                      : allowances_.samples(batch_ns_, whole_number<int>(message.at("samples"), "samples"));
+      } else if (type == "sampled") {
+        if (!paced_) worker.protocol_error = "a 'sampled' message from a worker that is not paced";
+        return allowances_.paced_sample(batch_ns_);
       } else if (type == "cell") {
         record(message.get<CellReport>());
         return allowances_.next_cell(worker.job.mode);
@@ -240,6 +256,8 @@ class JobRunner {
   std::size_t& done_;
   std::size_t total_;
   Allowances allowances_;
+  bool paced_;
+  double batch_ns_ = 0;  // the last warm-up batch's, from "warm"
   std::set<int> reported_;
 };
 
@@ -258,7 +276,8 @@ std::uint64_t paired_iterations(const RunResults& results, int id) {
 }
 }  // namespace
 
-LaunchRequest make_launch_request(const RunResults& results, const Job& job, const OrchestratorHooks& hooks) {
+LaunchRequest make_launch_request(const RunResults& results, const Job& job, const OrchestratorHooks& hooks,
+                                  int pace_fd) {
   const Variant& variant = results.plan.variants[job.variant];
   LaunchRequest request;
   request.executable = hooks.worker_path(variant, job.mode);
@@ -267,7 +286,10 @@ LaunchRequest make_launch_request(const RunResults& results, const Job& job, con
     request.environment.emplace_back("LD_PRELOAD", variant.preload);
     request.environment.emplace_back("ABENCH_EXPECT_MALLOC_FROM", variant.preload);
   }
-  request.stdin_text = nlohmann::json(make_worker_request(results, job)).dump() + "\n";
+  WorkerRequest worker_request = make_worker_request(results, job);
+  worker_request.paced = pace_fd >= 0;
+  request.pace_fd = pace_fd;
+  request.stdin_text = nlohmann::json(worker_request).dump() + "\n";
   request.timeout_s = Allowances(results.protocol).start();
   if (job.mode == WorkerMode::time && results.protocol.measure == Measure::instructions) {
     // Collection starts off; the worker switches it on around each measured region and
@@ -318,33 +340,136 @@ void run_plan(RunResults& results, WorkerLauncher& launcher, const OrchestratorH
   run_jobs(results, results.plan.jobs, launcher, hooks);
 }
 
-std::size_t run_jobs(RunResults& results, const std::vector<Job>& jobs, WorkerLauncher& launcher,
-                     const OrchestratorHooks& hooks) {
-  std::size_t done = 0;
-  std::size_t total = 0;
-  for (const auto& job : jobs) total += job.cell_ids.size();
-  hooks.on_update(results);
+namespace {
 
-  std::deque<Job> queue(jobs.begin(), jobs.end());
-  while (!queue.empty() && interrupt_signal() == 0) {
-    const Job job = queue.front();
-    queue.pop_front();
-    results.workers.push_back({job, std::nullopt, {}, "", false, 0});
-    const std::size_t index = results.workers.size() - 1;
-    JobRunner runner(results, index, hooks, done, total);
-    const LaunchRequest request = make_launch_request(results, job, hooks);
-    hooks.on_progress(done, total, results.plan.variants[job.variant].label() + " starting");
-    const auto start = std::chrono::steady_clock::now();
-    const LaunchOutcome outcome = launcher.run(request, [&](std::string_view line) { return runner.on_line(line); });
-    results.workers[index].wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+// The two jobs the queue starts with, if they are the two sides of one cell in one round of
+// a compare run at --interleave batch: they run together, paced.
+bool paced_pair(const RunResults& results, const std::deque<Job>& queue) {
+  if (!results.protocol.interleave_batches || queue.size() < 2 || results.plan.partner.empty()) return false;
+  const Job& a = queue[0];
+  const Job& b = queue[1];
+  const auto one_timed_cell = [](const Job& j) {
+    return j.mode == WorkerMode::time && j.cell_ids.size() == 1 && !j.continuation;
+  };
+  return one_timed_cell(a) && one_timed_cell(b) && a.round == b.round &&
+         results.plan.partner[static_cast<std::size_t>(a.cell_ids[0])] == b.cell_ids[0];
+}
+
+class JobQueue {
+ public:
+  JobQueue(RunResults& results, const std::vector<Job>& jobs, WorkerLauncher& launcher, const OrchestratorHooks& hooks)
+      : results_(results), launcher_(launcher), hooks_(hooks), queue_(jobs.begin(), jobs.end()) {
+    for (const auto& job : jobs) total_ += job.cell_ids.size();
+  }
+
+  std::size_t run() {
+    hooks_.on_update(results_);
+    while (!queue_.empty() && interrupt_signal() == 0) {
+      if (paced_pair(results_, queue_)) {
+        const Job first = queue_[0], second = queue_[1];
+        queue_.pop_front();
+        queue_.pop_front();
+        run_paced(first, second);
+      } else {
+        const Job job = queue_.front();
+        queue_.pop_front();
+        run_alone(job);
+      }
+    }
+    return done_;
+  }
+
+ private:
+  std::size_t add_worker(const Job& job) {
+    results_.workers.push_back({job, std::nullopt, {}, "", false, 0});
+    return results_.workers.size() - 1;
+  }
+
+  // The cells a failed worker had not reached go first: rounds keep their order.
+  void finish(JobRunner& runner, std::size_t index, const LaunchOutcome& outcome, double wall_s) {
+    results_.workers[index].wall_s = wall_s;
     if (std::vector<int> rest = runner.finish(outcome); !rest.empty()) {
-      Job continuation = job;
+      Job continuation = results_.workers[index].job;
       continuation.cell_ids = std::move(rest);
       continuation.continuation = true;
-      queue.push_front(std::move(continuation));  // before the next job: rounds keep their order
+      queue_.push_front(std::move(continuation));
     }
   }
-  return done;
+
+  void run_alone(const Job& job) {
+    const std::size_t index = add_worker(job);
+    JobRunner runner(results_, index, hooks_, done_, total_);
+    const LaunchRequest request = make_launch_request(results_, job, hooks_);
+    hooks_.on_progress(done_, total_, results_.plan.variants[job.variant].label() + " starting");
+    const auto start = std::chrono::steady_clock::now();
+    const LaunchOutcome outcome = launcher_.run(request, [&](std::string_view line) { return runner.on_line(line); });
+    finish(runner, index, outcome, seconds_since(start));
+  }
+
+  // Both sides at once, a thread each; their lines are handled one at a time, so the results
+  // and the pacer see one line after another.
+  void run_paced(const Job& first, const Job& second) {
+    BatchPacer pacer(results_.protocol.samples, paired_iterations(results_, first.cell_ids[0]));
+    if (!pacer.ready()) throw EnvironmentError(fmt::format("cannot make a pace channel: {}", std::strerror(errno)));
+    const std::array<Job, 2> jobs{first, second};
+    std::array<std::size_t, 2> index{add_worker(first), add_worker(second)};
+    std::mutex lines;
+    std::array<std::optional<JobRunner>, 2> runners;
+    std::array<LaunchRequest, 2> requests;
+    for (std::size_t side = 0; side < 2; ++side) {
+      runners[side].emplace(results_, index[side], hooks_, done_, total_, true);
+      requests[side] = make_launch_request(results_, jobs[side], hooks_, pacer.worker_end(static_cast<int>(side)));
+      requests[side].clock_start = [&, side] {
+        std::lock_guard lock(lines);
+        return pacer.clock_start(static_cast<int>(side));
+      };
+    }
+    hooks_.on_progress(done_, total_, results_.plan.variants[first.variant].label() + " and " +
+                                          results_.plan.variants[second.variant].label() + " starting");
+    std::array<LaunchOutcome, 2> outcomes;
+    std::array<double, 2> wall_s{};
+    std::array<std::exception_ptr, 2> errors;
+    const auto start = std::chrono::steady_clock::now();
+    auto run_side = [&](std::size_t side) {
+      try {
+        outcomes[side] = launcher_.run(requests[side], [&, side](std::string_view line) {
+          std::lock_guard lock(lines);
+          const double next = runners[side]->on_line(line);
+          pacer.on_line(static_cast<int>(side), line);
+          return next;
+        });
+      } catch (...) {
+        errors[side] = std::current_exception();
+      }
+      std::lock_guard lock(lines);
+      wall_s[side] = seconds_since(start);
+      pacer.on_gone(static_cast<int>(side));
+    };
+    {
+      std::jthread second_side(run_side, 1);
+      run_side(0);
+    }
+    for (const auto& error : errors)
+      if (error) std::rethrow_exception(error);
+    for (std::size_t side = 0; side < 2; ++side) finish(*runners[side], index[side], outcomes[side], wall_s[side]);
+  }
+
+  static double seconds_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+
+  RunResults& results_;
+  WorkerLauncher& launcher_;
+  const OrchestratorHooks& hooks_;
+  std::deque<Job> queue_;
+  std::size_t done_ = 0, total_ = 0;
+};
+
+}  // namespace
+
+std::size_t run_jobs(RunResults& results, const std::vector<Job>& jobs, WorkerLauncher& launcher,
+                     const OrchestratorHooks& hooks) {
+  return JobQueue(results, jobs, launcher, hooks).run();
 }
 
 }  // namespace abench

@@ -85,7 +85,7 @@ void keep_tail(std::string& tail, const char* data, std::size_t n, std::size_t l
 // launcher sets itself.
 bool overridden(std::string_view entry, const LaunchRequest& request) {
   const std::string_view key = entry.substr(0, entry.find('='));
-  if (key == "ABENCH_PROTOCOL_FD" || key == "ABENCH_PARENT_PID") return true;
+  if (key == "ABENCH_PROTOCOL_FD" || key == "ABENCH_PARENT_PID" || key == "ABENCH_PACE_FD") return true;
   return std::any_of(request.environment.begin(), request.environment.end(),
                      [&](const auto& kv) { return kv.first == key; });
 }
@@ -184,9 +184,20 @@ LaunchOutcome ProcessLauncher::run(const LaunchRequest& request, const ProtocolL
   posix_spawn_file_actions_adddup2(&actions, in.read, STDIN_FILENO);
   posix_spawn_file_actions_adddup2(&actions, out.write, STDOUT_FILENO);
   posix_spawn_file_actions_adddup2(&actions, err.write, STDERR_FILENO);
-  // Last, so that no earlier dup2 reads a descriptor this one replaced. (dup2 onto itself
-  // clears close-on-exec: POSIX 2024, glibc 2.29.)
-  posix_spawn_file_actions_adddup2(&actions, protocol.write, kProtocolFd);
+  // The child's descriptors 3 and 4 come from copies above 9, so that no dup2 reads a
+  // descriptor an earlier one replaced (pipes are numbered from 3 up).
+  const int protocol_high = fcntl(protocol.write, F_DUPFD_CLOEXEC, 10);
+  const int pace_high = request.pace_fd >= 0 ? fcntl(request.pace_fd, F_DUPFD_CLOEXEC, 10) : -1;
+  if (protocol_high < 0 || (request.pace_fd >= 0 && pace_high < 0)) {
+    outcome.started = false;
+    outcome.start_error = std::string("fcntl(F_DUPFD_CLOEXEC): ") + std::strerror(errno);
+    if (protocol_high >= 0) close(protocol_high);
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attributes);
+    return outcome;
+  }
+  posix_spawn_file_actions_adddup2(&actions, protocol_high, kProtocolFd);
+  if (pace_high >= 0) posix_spawn_file_actions_adddup2(&actions, pace_high, kPaceFd);
 
   std::vector<std::string> args{request.executable};
   args.insert(args.end(), request.arguments.begin(), request.arguments.end());
@@ -200,6 +211,7 @@ LaunchOutcome ProcessLauncher::run(const LaunchRequest& request, const ProtocolL
   for (const auto& [key, value] : request.environment) env_strings.push_back(key + "=" + value);
   env_strings.push_back(fmt::format("ABENCH_PROTOCOL_FD={}", kProtocolFd));
   env_strings.push_back(fmt::format("ABENCH_PARENT_PID={}", static_cast<long>(getpid())));
+  if (pace_high >= 0) env_strings.push_back(fmt::format("ABENCH_PACE_FD={}", kPaceFd));
   std::vector<char*> envp;
   for (auto& e : env_strings) envp.push_back(e.data());
   envp.push_back(nullptr);
@@ -212,6 +224,8 @@ LaunchOutcome ProcessLauncher::run(const LaunchRequest& request, const ProtocolL
   }
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attributes);
+  close(protocol_high);
+  if (pace_high >= 0) close(pace_high);
   close_fd(in.read);
   close_fd(out.write);
   close_fd(err.write);
@@ -233,10 +247,10 @@ LaunchOutcome ProcessLauncher::run(const LaunchRequest& request, const ProtocolL
   std::string stdout_text, stderr_text;
   LineSplitter lines;
   double allowance_s = request.timeout_s;
-  auto deadline_after = [](double seconds) {
-    return std::chrono::steady_clock::now() +
-           std::chrono::milliseconds(static_cast<long long>(std::min(seconds, 1e9) * 1000));
+  auto allowance_for = [](double seconds) {
+    return std::chrono::milliseconds(static_cast<long long>(std::min(seconds, 1e9) * 1000));
   };
+  auto deadline_after = [&](double seconds) { return std::chrono::steady_clock::now() + allowance_for(seconds); };
   auto deadline = deadline_after(allowance_s);
   if (request.stdin_text.empty()) close_fd(in.write);
   ChildGuard child{pid};
@@ -254,8 +268,12 @@ LaunchOutcome ProcessLauncher::run(const LaunchRequest& request, const ProtocolL
       stop();
       break;
     }
-    const auto left =
-        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0 && request.clock_start) {
+      const auto told = request.clock_start();
+      if (told > deadline - allowance_for(allowance_s)) deadline = told + allowance_for(allowance_s);
+      left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    }
     if (left.count() <= 0) {
       outcome.timed_out = true;
       outcome.timeout_s = allowance_s;

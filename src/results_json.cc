@@ -22,6 +22,7 @@ nlohmann::json protocol_json(const RunProtocol& p) {
           {"processes", p.processes},
           {"order", p.order == CellOrder::matrix ? "matrix" : "shuffled"},
           {"process_mode", p.fresh_process_per_cell ? "fresh-process-per-cell" : "process-per-variant"},
+          {"interleave_batches", p.interleave_batches},
           {"touch", p.touch},
           {"counts", p.counts},
           {"pin", p.pin},

@@ -30,14 +30,16 @@ using testing::read_file;
 using testing::run_cli;
 using testing::CliResult;
 
-// One process a side a round running every cell (--interleave process), so a fault in
-// one cell has cells after it in the same worker.
-std::vector<std::string> fault_args(const std::string& fault, const std::filesystem::path& out) {
+// By default one process a side a round running every cell (--interleave process), so a
+// fault in one cell has cells after it in the same worker; at --interleave batch the faulty
+// process has a partner waiting for it.
+std::vector<std::string> fault_args(const std::string& fault, const std::filesystem::path& out,
+                                    const std::string& interleave = "process") {
   return {"compare", "--baseline", std::string("plugin=") + MALLOC_SUBJECT + ",label=plain",
           "--candidate", std::string("plugin=") + FAULT_SUBJECT + ",label=faulty,env=ABENCH_TEST_FAULT=" + fault,
           "--matrix", "quick", "--backend", "system", "--policy", "exact", "--workload", "allocate",
           "--size", "64,256,4096", "--align", "64", "--live", "1", "--samples", "3", "--min-batch-ms", "0.2",
-          "--processes", "2", "--interleave", "process", "--order", "matrix", "--no-counts", "--out", out.string()};
+          "--processes", "2", "--interleave", interleave, "--order", "matrix", "--no-counts", "--out", out.string()};
 }
 
 struct FaultCase {
@@ -50,12 +52,11 @@ void PrintTo(const FaultCase& c, std::ostream* os) { *os << c.kind; }
 
 class Faults : public ::testing::TestWithParam<FaultCase> {};
 
-TEST_P(Faults, TheFaultyCellFailsAloneAndEveryOtherCellIsMeasured) {
-  const FaultCase& c = GetParam();
+void expect_the_faulty_cell_fails_alone(const FaultCase& c, const std::string& interleave) {
   testing::TempDir dir;
   const auto out = dir.path() / c.kind;
   const auto start = std::chrono::steady_clock::now();
-  const CliResult r = run_cli(fault_args(std::string(c.kind) + ":256", out));
+  const CliResult r = run_cli(fault_args(std::string(c.kind) + ":256", out, interleave));
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_EQ(r.exit_code, c.exit_code) << r.out << r.err;
   const auto json = nlohmann::json::parse(read_file(out / "results.json"));  // valid, even after bad bytes
@@ -83,6 +84,23 @@ TEST_P(Faults, TheFaultyCellFailsAloneAndEveryOtherCellIsMeasured) {
     EXPECT_LT(seconds, 45);
   }
 }
+
+TEST_P(Faults, TheFaultyCellFailsAloneAndEveryOtherCellIsMeasured) {
+  expect_the_faulty_cell_fails_alone(GetParam(), "process");
+}
+
+// A paced pair: the faulty side's partner is let go and measures its cell alone.
+class PacedFaults : public ::testing::TestWithParam<FaultCase> {};
+
+TEST_P(PacedFaults, TheFaultyCellFailsAloneAndItsPartnerIsMeasured) {
+  expect_the_faulty_cell_fails_alone(GetParam(), "batch");
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Subject, PacedFaults,
+    ::testing::Values(FaultCase{"segv", 3, "killed by signal 11 (SEGV) while running this cell"},
+                      FaultCase{"hang", 3, "hung: no report within"}),
+    [](const auto& info) { return std::string(info.param.kind); });
 
 INSTANTIATE_TEST_SUITE_P(
     Subject, Faults,

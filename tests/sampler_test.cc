@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 #include "harness/sampler.h"
 
 namespace abench {
@@ -54,6 +57,50 @@ TEST(Sampler, StopsAtMaxIterationsWhenABatchNeverGetsLong) {
   config.samples = 2;
   const SampleRun run = sample(config, batch);
   EXPECT_EQ(run.iterations, 1024u);
+}
+
+// What a paced sampler did, in order: "W" waited for warm-up, "B<n>" ran a batch of n
+// iterations, "S" waited for a sample, "D" said a sample was done.
+std::vector<std::string> g_paced_log;
+std::uint64_t g_told_iterations = 0;
+
+TEST(Sampler, APacedSamplerWaitsBeforeWarmupAndEverySampleAndSaysWhenEachIsDone) {
+  g_paced_log.clear();
+  g_told_iterations = 0;
+  SamplerConfig config;
+  config.samples = 2;
+  config.min_batch_ns = 4000;
+  config.wait_for_warmup = [] {
+    g_paced_log.push_back("W");
+    return g_told_iterations;
+  };
+  config.wait_for_sample = [] { g_paced_log.push_back("S"); };
+  config.after_sample = [] { g_paced_log.push_back("D"); };
+  const SampleRun run = sample(config, [](std::uint64_t iterations) {
+    g_paced_log.push_back("B" + std::to_string(iterations));
+    return iterations * 1000;
+  });
+  EXPECT_EQ(run.iterations, 4u);
+  EXPECT_EQ(g_paced_log, (std::vector<std::string>{"W", "B1", "B2", "B4", "S", "B4", "D", "S", "B4", "D"}));
+}
+
+TEST(Sampler, APacedSamplerWarmsUpAtTheCountItIsTold) {
+  g_paced_log.clear();
+  g_told_iterations = 96;
+  SamplerConfig config;
+  config.samples = 1;
+  config.fixed_iterations = 8;  // an earlier round's count: the pace channel's word wins
+  config.wait_for_warmup = [] {
+    g_paced_log.push_back("W");
+    return g_told_iterations;
+  };
+  const SampleRun run = sample(config, [](std::uint64_t iterations) {
+    g_paced_log.push_back("B" + std::to_string(iterations));
+    return iterations;
+  });
+  EXPECT_EQ(run.iterations, 96u);
+  EXPECT_EQ(run.warmup_batches, 1);
+  EXPECT_EQ(g_paced_log, (std::vector<std::string>{"W", "B96", "B96"}));
 }
 
 }  // namespace
