@@ -113,7 +113,8 @@ int calibrate_command(const CalibrateOptions& o, const std::vector<std::string>&
       for (const GatePair& pair : pair_results(measured, measured))
         if (pair.problem.empty() && !pair.before.empty() && !pair.after.empty()) {
           // The gate's own estimate, from the gate's own rule: paired by round.
-          const CellSides sides{pair.before, pair.after, pair.before_rounds, pair.after_rounds, pair.instructions};
+          const CellSides sides{pair.before, pair.after, pair.before_rounds, pair.after_rounds, pair.instructions,
+                                pair.samples_paired};
           const double change = std::fabs(judge_change(sides, CompareSettings{}.confidence, 0).change);
           largest_change[pair.key] = std::max(largest_change[pair.key], change);
         }

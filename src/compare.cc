@@ -59,6 +59,7 @@ Comparison compare_results(const RunResults& results, const CompareSettings& set
   Comparison c;
   c.settings = settings;
   c.measure = results.protocol.measure;
+  c.samples_paired = results.protocol.interleave_batches;
   c.processes = results.protocol.processes;
   const Plan& plan = results.plan;
   for (std::size_t v = 0; v + 1 < plan.variants.size(); v += 2) {
@@ -102,6 +103,7 @@ Comparison compare_results(const RunResults& results, const CompareSettings& set
       sides.before_rounds = rounds_of(before);
       sides.after_rounds = rounds_of(after);
       sides.exact_metric = c.measure == Measure::instructions;
+      sides.samples_paired = c.samples_paired;
       row.judgement = judge_change(sides, settings.confidence, settings.min_effect);
       switch (row.judgement->call) {
         case Call::slower: row.verdict = Verdict::slower; break;

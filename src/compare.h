@@ -40,6 +40,7 @@ struct CompareRow {
 struct Comparison {
   CompareSettings settings;
   Measure measure = Measure::time;  // what the figures are (metric_names)
+  bool samples_paired = false;  // each round's two processes took turns batch by batch
   int processes = 0;
   std::vector<std::string> baseline_labels, candidate_labels;  // one per pair
   // What each side's workers said serves malloc: version and file ("" if none started).

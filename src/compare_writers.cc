@@ -58,8 +58,9 @@ std::string method_text(const Comparison& c) {
   if (c.measure == Measure::instructions)
     return "exact counts: the interval is the range of the rounds' changes, and a change is called when that "
            "range excludes 0";
-  return fmt::format("exact {:.0f}% sign-test interval over the rounds' paired ratios (change: their median)",
-                     c.settings.confidence * 100);
+  return fmt::format("exact {:.0f}% sign-test interval over the rounds' paired ratios{} (change: their median)",
+                     c.settings.confidence * 100,
+                     c.samples_paired ? ", each the median ratio of the samples the two processes took in turns" : "");
 }
 
 }  // namespace

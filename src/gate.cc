@@ -139,7 +139,8 @@ GateVerdict evaluate_gate(const std::vector<GatePair>& pairs, const GateRules& r
     } else if (const std::string bad = unjudgeable_figure(pair); !bad.empty()) {
       cell.problem = bad;  // a zero, negative or non-finite figure: nothing a ratio can judge
     } else {
-      const CellSides sides{pair.before, pair.after, pair.before_rounds, pair.after_rounds, pair.instructions};
+      const CellSides sides{pair.before, pair.after, pair.before_rounds, pair.after_rounds, pair.instructions,
+                            pair.samples_paired};
       cell.judgement = judge_change(sides, settings.confidence, cell.applied);
       switch (cell.judgement->call) {
         case Call::slower: cell.outcome = GateOutcome::regression; break;

@@ -41,6 +41,7 @@ struct GatePair {
   bool instructions = false;  // an exact count: its own threshold, no sampling error
   ProcessSamples before, after;
   std::vector<int> before_rounds, after_rounds;  // set when both sides are of one run
+  bool samples_paired = false;  // and its pairs took turns batch by batch (--interleave batch)
   std::string problem;  // why this pair cannot be judged (a failed cell)
 };
 

@@ -39,6 +39,7 @@ StoredResults results_from_json(const nlohmann::json& j, const std::string& path
     r.seed = j.at("protocol").value("seed", std::uint64_t{0});
     r.started_at = j.value("started_at", "");
     r.run_id = j.value("run_id", "");
+    r.interleave_batches = j.at("protocol").value("interleave_batches", false);
     Measure measure = Measure::time;
     if (const std::string name = j.at("protocol").value("measure", "time"); !measure_named(name, measure))
       throw UsageError(fmt::format("{}: field 'protocol.measure' is '{}' (allowed: {})", path, name,
@@ -136,6 +137,7 @@ std::vector<GatePair> pair_results(const StoredResults& baseline, const StoredRe
     if (one_run) {
       pair.before_rounds = b->rounds;
       pair.after_rounds = a->rounds;
+      pair.samples_paired = baseline.interleave_batches && candidate.interleave_batches;
     }
     if (b->status != "ok") pair.problem = "baseline cell " + b->status;
     if (a->status != "ok") pair.problem = "candidate cell " + a->status;

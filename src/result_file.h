@@ -30,6 +30,7 @@ struct StoredResults {
   std::uint64_t seed = 0;  // the run's cell-order seed
   std::string started_at;
   std::string run_id;      // which run: cells of one run can be paired by round (files before it: started_at)
+  bool interleave_batches = false;  // its pairs took turns batch by batch: samples pair index by index
   std::vector<StoredCell> cells;
   nlohmann::json conditions;
   nlohmann::json json;  // the whole file, for what the gate needs beyond the cells

@@ -282,5 +282,97 @@ TEST(ChangeRule, TheGatesFamilyOfCellsRarelyFailsWithNothingChanged) {
   EXPECT_LE(gates_failed, 10) << first_run_regressions << " regressions in first runs";
 }
 
+// --interleave batch: the two processes of a round take turns, so sample k of one side ran
+// next to sample k of the other. What this machine does (measured, docs/statistics.md): a
+// spell of slowness of up to 2x starts or ends in the middle of a round in about one round in
+// three, and then one side's median can land in the slow spell and the other's in the fast.
+// Each side keeps its process offset and slow mode.
+CellSides paced_cell(int rounds, double shift, const Noise& n, std::mt19937_64& rng) {
+  std::normal_distribution<double> drift(0, n.round_drift), sample_noise(0, 0.01);
+  std::bernoulli_distribution switches(0.3), outlier(n.outliers), slower_first(0.5);
+  std::uniform_int_distribution<int> switch_at(0, 10);
+  std::uniform_real_distribution<double> spell(1.2, 2.0);
+  CellSides sides;
+  sides.samples_paired = true;
+  for (int r = 1; r <= rounds; ++r) {
+    const double round = 100 * std::exp(drift(rng));
+    const double before_level = round * process_level(n, rng), after_level = round * process_level(n, rng) * shift;
+    const bool before_leads = r % 2 == 1;
+    const bool has_switch = switches(rng), slow_then_fast = slower_first(rng);
+    const int at = switch_at(rng);
+    const double factor = spell(rng);
+    // Turn t of 22 (ABBA): pair k is turns 2k and 2k+1, the leader alternating by pair.
+    auto spell_at = [&](int turn) {
+      if (!has_switch) return 1.0;
+      const bool before_switch = turn < 2 * at + 1;  // the switch falls inside pair `at`
+      return before_switch == slow_then_fast ? factor : 1.0;
+    };
+    std::vector<double> before, after;
+    for (int k = 0; k < 11; ++k) {
+      const bool before_first = (k % 2 == 0) == before_leads;
+      const int before_turn = 2 * k + (before_first ? 0 : 1), after_turn = 2 * k + (before_first ? 1 : 0);
+      before.push_back(before_level * spell_at(before_turn) * std::exp(sample_noise(rng)) * (outlier(rng) ? 1.3 : 1.0));
+      after.push_back(after_level * spell_at(after_turn) * std::exp(sample_noise(rng)) * (outlier(rng) ? 1.3 : 1.0));
+    }
+    sides.before.push_back(before);
+    sides.after.push_back(after);
+    sides.before_rounds.push_back(r);
+    sides.after_rounds.push_back(r);
+  }
+  return sides;
+}
+
+// A spell that ends between the two sides' sixth samples: the medians fall on either side
+// of it and call a 50% change; the samples' pair ratios see none.
+TEST(ChangeRule, PacedRoundsAreJudgedSampleBySampleSoASpellMidRoundCancels) {
+  CellSides sides;
+  for (int r = 1; r <= 6; ++r) {
+    sides.before.push_back({2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1});
+    sides.after.push_back({2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1});
+    sides.before_rounds.push_back(r);
+    sides.after_rounds.push_back(r);
+  }
+  EXPECT_EQ(judge_change(sides, 0.95, 0.01).call, Call::faster);  // by the medians
+  sides.samples_paired = true;
+  const Judgement paced = judge_change(sides, 0.95, 0.01);
+  EXPECT_EQ(paced.call, Call::unchanged);
+  EXPECT_NEAR(paced.change, 0, 1e-12);
+  EXPECT_TRUE(paced.paired);
+}
+
+TEST(ChangeRule, PacedFalseCallRateHoldsAndAShiftIsFoundThroughSpells) {
+  const Noise noise;
+  constexpr int kCells = 2000;
+  for (int rounds : {6, 12, 20}) {
+    std::mt19937_64 probe(1);
+    const double level = 1 - judge_change(paced_cell(rounds, 1.0, noise, probe), 0.95, 0).coverage;
+    const int calls = calls_in(kCells, 500 + static_cast<std::uint64_t>(rounds),
+                               [&](std::mt19937_64& rng) { return paced_cell(rounds, 1.0, noise, rng); }, 0);
+    const double rate = static_cast<double>(calls) / kCells, sd = std::sqrt(level * (1 - level) / kCells);
+    RecordProperty("paced_rate_at_" + std::to_string(rounds) + "_rounds", std::to_string(rate));
+    EXPECT_NEAR(rate, level, 4 * sd) << rounds << " rounds: " << calls << " calls of " << kCells;
+    EXPECT_LE(rate, 0.07) << rounds;
+  }
+  // A 10% slowdown through the same spells, at compare's default of 6 rounds, with no slow
+  // mode (the slow mode is a process's own: pacing cannot cancel it, rounds can).
+  Noise steady = noise;
+  steady.slow_mode = 0;
+  const auto found = [&](bool by_samples) {
+    std::mt19937_64 rng(77);
+    int slower = 0;
+    for (int c = 0; c < 500; ++c) {
+      CellSides cell = paced_cell(6, 1.10, steady, rng);
+      cell.samples_paired = by_samples;
+      slower += judge_change(cell, 0.95, 0.01).call == Call::slower;
+    }
+    return slower;
+  };
+  const int by_samples = found(true), by_medians = found(false);
+  RecordProperty("paced_found_of_500_by_samples", by_samples);
+  RecordProperty("paced_found_of_500_by_medians", by_medians);
+  EXPECT_GE(by_samples, 475);
+  EXPECT_LT(by_medians, by_samples - 50);
+}
+
 }  // namespace
 }  // namespace abench

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -22,6 +23,19 @@ bool log_medians(const ProcessSamples& side, std::vector<double>& out) {
   return !out.empty();
 }
 
+// The median of log(after_k / before_k) over the samples two paced processes took in turns;
+// none when a sample cannot be part of a ratio.
+std::optional<double> median_of_sample_ratios(const std::vector<double>& before, const std::vector<double>& after) {
+  const std::size_t n = std::min(before.size(), after.size());
+  std::vector<double> logs;
+  for (std::size_t k = 0; k < n; ++k) {
+    if (!(before[k] > 0) || !(after[k] > 0) || !std::isfinite(before[k]) || !std::isfinite(after[k])) return std::nullopt;
+    logs.push_back(std::log(after[k] / before[k]));
+  }
+  if (logs.empty()) return std::nullopt;
+  return median(logs);
+}
+
 // d_r = after_r - before_r (logs) for every round both sides ran exactly once in; false
 // unless the two sides ran in exactly the same rounds.
 bool differences_by_round(const CellSides& s, const std::vector<double>& before, const std::vector<double>& after,
@@ -35,7 +49,9 @@ bool differences_by_round(const CellSides& s, const std::vector<double>& before,
   for (const auto& [round, b] : before_of_round) {
     const auto a = after_of_round.find(round);
     if (a == after_of_round.end()) return false;
-    d.push_back(after[a->second] - before[b]);
+    const std::optional<double> by_samples =
+        s.samples_paired ? median_of_sample_ratios(s.before[b], s.after[a->second]) : std::nullopt;
+    d.push_back(by_samples ? *by_samples : after[a->second] - before[b]);
   }
   return true;
 }

@@ -5,7 +5,10 @@
 // A cell's two sides are reduced to one figure a process (its median sample), on a log
 // scale. When both sides ran in the same rounds of one interleaved run, round r's two
 // processes are a pair and d_r = log(after_r / before_r); what the machine did during the
-// round cancels in d_r. The change is the median of the d_r and its interval the exact
+// round cancels in d_r. When the pair took turns batch by batch (--interleave batch),
+// sample k of one side ran next to sample k of the other, and d_r is the median over k of
+// log(after_rk / before_rk): a slow spell that starts mid-round cancels pair by pair,
+// where it would flip which spell one side's median lands in. The change is the median of the d_r and its interval the exact
 // sign-test interval (order statistics of the d_r): valid whatever the distribution of the
 // noise, and one wild round moves it by one rank, not by its size. Sides of different runs
 // share nothing round by round: the exact rank-sum interval over the two sets of process
@@ -24,6 +27,7 @@ struct CellSides {
   ProcessSamples before, after;
   std::vector<int> before_rounds, after_rounds;  // each process's round; empty for sides of different runs
   bool exact_metric = false;  // a count that repeats exactly (instructions): no sampling error to bound
+  bool samples_paired = false;  // paired rounds took turns batch by batch: samples pair index by index
 };
 
 enum class Call { slower, faster, unchanged, undecided };

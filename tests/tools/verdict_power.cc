@@ -28,7 +28,7 @@ using namespace abench;
 
 // The rule's call on a pair with its candidate side multiplied by `factor`.
 Call call_of(const GatePair& pair, double factor, const CompareSettings& settings) {
-  CellSides sides{pair.before, pair.after, pair.before_rounds, pair.after_rounds, pair.instructions};
+  CellSides sides{pair.before, pair.after, pair.before_rounds, pair.after_rounds, pair.instructions, pair.samples_paired};
   for (auto& process : sides.after)
     for (double& sample : process) sample *= factor;
   return judge_change(sides, settings.confidence, settings.min_effect).call;
