@@ -7,7 +7,7 @@
 #include "src/atomic_file.h"
 #include "src/compare.h"
 #include "src/errors.h"
-#include "src/export_formats.h"
+#include "src/exports/format_registry.h"
 #include "src/gate_report.h"
 #include "src/measure.h"
 #include "src/preflight.h"

@@ -9,6 +9,7 @@
 #include "src/atomic_file.h"
 #include "src/compare.h"
 #include "src/errors.h"
+#include "src/exports/format_registry.h"
 #include "src/gate.h"
 #include "src/gate_report.h"
 #include "src/measure.h"
@@ -205,6 +206,9 @@ int gate_command(const GateCommandOptions& o, const std::vector<std::string>& co
     if (std::filesystem::exists(beside)) noise = load_noise_file(beside.string());
   }
   if (!o.candidate.empty()) {
+    if (!o.measure.formats.empty())
+      throw UsageError("option --format: with --candidate the gate measures nothing, so there is nothing new to export; "
+                       "export with the run that wrote the candidate's results");
     const StoredResults after = load_results_file(resolve_stored(o.candidate, "results.json"));
     GateVerdict verdict = evaluate_gate(pair_results(before, after), rules, noise, CompareSettings{});
     add_environment_warnings(verdict, before, after);
@@ -229,6 +233,7 @@ int gate_command(const GateCommandOptions& o, const std::vector<std::string>& co
     const auto dir = prepare_output_dir(o.out, "gate-" + matrix.name);
     const RunResults results = execute_plan(std::move(plan), matrix, dir, command_line);
     throw_if_interrupted(results, dir, nullptr);
+    write_formats(dir, results, measure.formats);
     GateVerdict verdict = gate_interleaved(results, matrix, dir, rules, noise, !o.no_confirm, command_line);
     const StoredResults measured = results_from_json(results_to_json(results), (dir / "results.json").string());
     if (std::string note = drift_note(before, measured); !note.empty()) verdict.notes.insert(verdict.notes.begin(), note);
@@ -238,6 +243,7 @@ int gate_command(const GateCommandOptions& o, const std::vector<std::string>& co
   const auto dir = prepare_output_dir(o.out, "gate-" + matrix.name);
   const RunResults results = execute_plan(std::move(plan), matrix, dir, command_line);
   throw_if_interrupted(results, dir, nullptr);
+  write_formats(dir, results, measure.formats);
   const StoredResults after = results_from_json(results_to_json(results), (dir / "results.json").string());
   GateVerdict verdict = evaluate_gate(pair_results(before, after), rules, noise, CompareSettings{});
   add_environment_warnings(verdict, before, after);

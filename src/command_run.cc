@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "src/errors.h"
-#include "src/export_formats.h"
+#include "src/exports/format_registry.h"
 #include "src/measure.h"
 #include "src/progress.h"
 #include "src/stored_baseline.h"

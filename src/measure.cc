@@ -16,7 +16,7 @@
 #include "harness/perf_counters.h"
 #include "src/conditions.h"
 #include "src/errors.h"
-#include "src/export_formats.h"
+#include "src/exports/format_registry.h"
 #include "src/orchestrator.h"
 #include "src/process_launcher.h"
 #include "src/progress.h"
@@ -192,7 +192,7 @@ void add_measure_options(CLI::App& cmd, MeasureOptions& o) {
 
   cmd.add_flag("--no-pin", o.no_pin, "Do not pin workers to a CPU")->excludes(cpu);
   cmd.add_flag("--no-counts", o.no_counts, "Skip the instrumented counting runs (requests, bytes, RSS)");
-  cmd.add_option("--format", o.formats, "Also write: gbench (benchmark.json), bencher (bencher.json), go (go-bench.txt)")
+  cmd.add_option("--format", o.formats, formats_help())
       ->delimiter(',');
   // A whole number as typed: CLI11 would wrap -1 to 18446744073709551615.
   cmd.add_option("--seed", o.seed, "Seed for the per-process cell order (default: from the clock)")
@@ -264,15 +264,15 @@ Matrix matrix_of_results(const nlohmann::json& results, const MeasureOptions& o,
   } catch (const nlohmann::json::exception& e) {
     throw UsageError(std::string("the baseline's results.json lacks its matrix or protocol: ") + e.what());
   }
-  check_formats(o.formats);
   apply_overrides(m, o, built);
+  check_formats(o.formats, m.protocol.measure);
   return m;
 }
 
 Matrix load_measure_matrix(const MeasureOptions& o, const std::vector<std::string>& built) {
-  check_formats(o.formats);
   Matrix matrix = load_matrix(o.matrix, built, !o.backends.empty());
   apply_overrides(matrix, o, built);
+  check_formats(o.formats, matrix.protocol.measure);
   // Deterministic mode repeats exactly only with the same cell orders: a fixed seed.
   if (matrix.protocol.seed == 0 && matrix.protocol.measure == Measure::instructions) matrix.protocol.seed = 1;
   if (matrix.protocol.seed == 0)

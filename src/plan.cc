@@ -74,11 +74,15 @@ Plan schedule(const Matrix& m, std::vector<Variant> variants, std::uint64_t seed
                   "{}: backend 'arena' runs only the workingset workload, not '{}': a bump arena frees "
                   "nothing until it is reset, so any other workload would grow without bound", m.path, name_of(w)));
             CellSpec spec{static_cast<int>(plan.cells.size()), w, plan.variants[v].policy, size, a, live};
-            if (cell_footprint_bytes(spec) > physical_memory_bytes())
+            // A paced pair keeps both sides' processes of a cell alive at once.
+            const std::uint64_t processes_alive = m.protocol.interleave_batches ? 2 : 1;
+            if (processes_alive * cell_footprint_bytes(spec) > physical_memory_bytes())
               throw UsageError(fmt::format(
-                  "{}: cell '{}' would keep {} bytes live, more than this machine's {} bytes "
-                  "of memory (lower the size or the live count)",
-                  m.path, cell_label(spec), cell_footprint_bytes(spec), physical_memory_bytes()));
+                  "{}: cell '{}' would keep {} bytes live{}, more than this machine's {} bytes "
+                  "of memory (lower the size or the live count{})",
+                  m.path, cell_label(spec), processes_alive * cell_footprint_bytes(spec),
+                  processes_alive == 2 ? " in the two processes of a paced pair" : "", physical_memory_bytes(),
+                  processes_alive == 2 ? ", or use --interleave cell" : ""));
             cells_of_variant[v].push_back(spec.id);
             plan.cells.push_back({spec, v});
           }

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <regex>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
@@ -22,7 +23,8 @@ class FormatsEndToEnd : public ::testing::Test {
     dir_ = new testing::TempDir;
     const auto r = run_cli({"run", "--matrix", "quick", "--backend", "system,mimalloc", "--workload", "allocate,append",
                             "--size", "64", "--align", "256", "--live", "1", "--samples", "3", "--processes", "2",
-                            "--min-batch-ms", "0.2", "--format", "gbench,bencher,go", "--out", out().string()});
+                            "--min-batch-ms", "0.2", "--format", "gbench,gbench-samples,bencher,go,go-samples,action", "--out",
+                            out().string()});
     ASSERT_EQ(r.exit_code, 0) << r.err;
   }
   static void TearDownTestSuite() { delete dir_; }
@@ -53,8 +55,29 @@ TEST_F(FormatsEndToEnd, GoogleBenchmarkJson) {
       EXPECT_EQ(b["name"], b["run_name"].get<std::string>() + "_median");
     }
   }
-  EXPECT_EQ(iterations, 4 * 3 * 2);  // 4 cells x 3 samples x 2 processes
+  EXPECT_EQ(iterations, 4 * 2);  // 4 cells x 2 processes: a repetition per process
   EXPECT_EQ(medians, 4);
+  EXPECT_EQ(j["context"]["abench"]["measure"], "time");
+  EXPECT_EQ(j["context"]["abench"]["variants"].size(), 2u);
+
+  const auto samples = nlohmann::json::parse(read_file(out() / "benchmark-samples.json"));
+  int sample_entries = 0;
+  for (const auto& b : samples["benchmarks"]) sample_entries += b["run_type"] == "iteration";
+  EXPECT_EQ(sample_entries, 4 * 3 * 2);  // 4 cells x 3 samples x 2 processes
+}
+
+TEST_F(FormatsEndToEnd, GithubActionBenchmarkCustomSmallerIsBetter) {
+  const auto j = nlohmann::json::parse(read_file(out() / "action-benchmark.json"));
+  ASSERT_TRUE(j.is_array());
+  ASSERT_EQ(j.size(), 4u);
+  std::set<std::string> names;
+  for (const auto& entry : j) {
+    ASSERT_TRUE(entry["name"].is_string());
+    ASSERT_TRUE(entry["value"].is_number());
+    EXPECT_EQ(entry["unit"], "ns/op");
+    names.insert(entry["name"].get<std::string>());
+  }
+  EXPECT_EQ(names.size(), 4u);
 }
 
 TEST_F(FormatsEndToEnd, BencherMetricFormat) {
@@ -73,10 +96,12 @@ TEST_F(FormatsEndToEnd, BencherMetricFormat) {
 }
 
 TEST_F(FormatsEndToEnd, GoBenchmarkText) {
-  const std::regex result(R"(^Benchmark\S+ \d+ [0-9.]+ ns/op \d+ B/op [0-9.e+]+ allocs/op$)");
+  const std::regex result(
+      R"(^BenchmarkAbench(/[a-z]+=[^\s/=]+)+ \d+ [0-9.]+ ns/op \d+ B/op [0-9.e+]+ allocs/op$)");
   const std::regex config(R"(^[a-z][^\sA-Z:]*: .+$)");
   int results = 0;
-  for (const auto& line : split_lines(read_file(out() / "go-bench.txt"))) {
+  std::string text = read_file(out() / "go-bench.txt");
+  for (const auto& line : split_lines(text)) {
     if (line.rfind("Benchmark", 0) == 0) {
       EXPECT_TRUE(std::regex_match(line, result)) << line;
       ++results;
@@ -84,13 +109,58 @@ TEST_F(FormatsEndToEnd, GoBenchmarkText) {
       EXPECT_TRUE(std::regex_match(line, config)) << line;
     }
   }
-  EXPECT_EQ(results, 4 * 3 * 2);  // one line per sample: benchstat's unit of input
+  EXPECT_EQ(results, 4 * 2);  // a line per process: the replicates benchstat should count
+  EXPECT_EQ(text.find("goarch: x86_64"), std::string::npos);  // Go says amd64
+  int sample_lines = 0;
+  for (const auto& line : split_lines(read_file(out() / "go-bench-samples.txt"))) sample_lines += line.rfind("Benchmark", 0) == 0;
+  EXPECT_EQ(sample_lines, 4 * 3 * 2);
 }
 
 TEST(FormatsOption, UnknownFormatIsAUsageError) {
   const auto r = testing::run_cli({"run", "--matrix", "quick", "--format", "csv2"});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("unknown format 'csv2' (allowed: gbench, bencher, go)"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("unknown format 'csv2' (allowed: gbench, gbench-samples, go, go-samples, bencher, action)"),
+            std::string::npos) << r.err;
+}
+
+// A compare of two builds that share backend and policy: each tool sees both sides.
+TEST(FormatsCompare, BothSidesOfACompareKeepTheirNames) {
+  testing::TempDir dir;
+  const auto out = dir.path() / "aa";
+  const auto r = run_cli({"compare", "--baseline", "backend=system,label=A", "--candidate", "backend=system,label=B",
+                          "--matrix", "quick", "--workload", "allocate", "--size", "64", "--align", "64", "--live", "1",
+                          "--samples", "3", "--processes", "2", "--min-batch-ms", "0.2", "--no-counts",
+                          "--format", "bencher,go,gbench", "--out", out.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto bencher = nlohmann::json::parse(read_file(out / "bencher.json"));
+  EXPECT_EQ(bencher.size(), 2u);
+  std::set<std::string> go_names;
+  for (const auto& line : split_lines(read_file(out / "go-bench.txt")))
+    if (line.rfind("Benchmark", 0) == 0) go_names.insert(line.substr(0, line.find(' ')));
+  EXPECT_EQ(go_names, (std::set<std::string>{
+                          "BenchmarkAbench/variant=A/backend=system/policy=exact/workload=allocate/size=64/align=1-64/live=1",
+                          "BenchmarkAbench/variant=B/backend=system/policy=exact/workload=allocate/size=64/align=1-64/live=1"}));
+}
+
+TEST(FormatsOption, GateWritesTheFormatsOfWhatItMeasuresAndRefusesThemWhenItMeasuresNothing) {
+  testing::TempDir dir;
+  const std::vector<std::string> tiny{"--matrix", "quick", "--backend", "system", "--workload", "allocate", "--size", "64",
+                                      "--align", "64", "--live", "1", "--samples", "3", "--processes", "2",
+                                      "--min-batch-ms", "0.2", "--no-counts"};
+  std::vector<std::string> run{"run"};
+  run.insert(run.end(), tiny.begin(), tiny.end());
+  run.insert(run.end(), {"--out", (dir.path() / "base").string()});
+  ASSERT_EQ(run_cli(run).exit_code, 0);
+  std::vector<std::string> gate{"gate", "--baseline", (dir.path() / "base").string(), "--no-confirm"};
+  gate.insert(gate.end(), tiny.begin(), tiny.end());
+  gate.insert(gate.end(), {"--format", "go", "--out", (dir.path() / "gate").string()});
+  const auto g = run_cli(gate);
+  EXPECT_NE(g.exit_code, 2) << g.err;
+  EXPECT_TRUE(std::filesystem::exists(dir.path() / "gate" / "go-bench.txt")) << g.out << g.err;
+  const auto files = run_cli({"gate", "--baseline", (dir.path() / "base").string(), "--candidate",
+                              (dir.path() / "base").string(), "--format", "go", "--out", (dir.path() / "files").string()});
+  EXPECT_EQ(files.exit_code, 2);
+  EXPECT_NE(files.err.find("option --format: with --candidate the gate measures nothing"), std::string::npos) << files.err;
 }
 
 }  // namespace

@@ -90,5 +90,23 @@ TEST(Plan, RefusesACellLargerThanMemory) {
   EXPECT_THROW(make_plan(m, 1), UsageError);
 }
 
+// A paced pair holds two processes of a cell at once: what fits once may not fit twice.
+TEST(Plan, APacedCompareCountsBothProcessesOfACell) {
+  Matrix m = small_matrix({"system"}, 6);
+  m.sizes = {physical_memory_bytes() / 10 * 3};  // a footprint of 60% (allocate doubles the capacity)
+  m.lives = {1};
+  m.workloads = {Workload::allocate};
+  Variant base, cand;
+  cand.policy = Policy::padded;
+  EXPECT_NO_THROW(make_compare_plan(m, {base}, {cand}, 1));
+  m.protocol.interleave_batches = true;
+  try {
+    make_compare_plan(m, {base}, {cand}, 1);
+    ADD_FAILURE() << "a paced pair of twice 60% of the memory was planned";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("--interleave cell"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace abench
