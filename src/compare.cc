@@ -96,7 +96,8 @@ Comparison compare_results(const RunResults& results, const CompareSettings& set
       row.problem = b.status != CellStatus::ok ? "baseline: " + b.error : "candidate: " + a.error;
       if (row.problem.size() < 12) row.problem += "not measured";
     } else {
-      // The two sides of a compare ran round by round, back to back: paired by round.
+      // The two sides of a compare ran round by round: paired by round, and sample by sample
+      // when the pairs took turns batch by batch.
       CellSides sides;
       sides.before = samples_of(before);
       sides.after = samples_of(after);

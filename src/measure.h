@@ -23,11 +23,12 @@ Matrix load_measure_matrix(const MeasureOptions& options, const std::vector<std:
 // The protocol of two sides judged on paired rounds (compare, side-by-side gate, calibrate):
 // - a verdict at `confidence` needs rounds_needed(confidence) rounds (6 at 95%): without
 //   --processes, at least that many;
-// - the two sides are paired cell by cell, each cell a fresh process and the two sides'
-//   processes of a cell back to back, unless --interleave process: on a shared machine the
-//   two measurements of a cell are then a fraction of a second apart instead of a whole
-//   process's run (A/A of the system backend, default matrix: median |round change| 3.2%
-//   against 11%, docs/statistics.md).
+// - each cell a fresh process, the two sides' processes of a cell alive at once and taking
+//   turns batch by batch (--interleave batch, the default; src/run/batch_pacer.h): a spell of
+//   the shared machine hits both sides' neighbouring samples (A/A, default matrix: 90th
+//   percentile of |round change| 4.7% against 48% with the two processes one after the other,
+//   docs/statistics.md); --interleave cell runs them back to back, process one process a side
+//   a round over every cell.
 // Exact counts need neither.
 void use_paired_protocol(RunProtocol& protocol, const MeasureOptions& options, double confidence);
 
