@@ -37,8 +37,17 @@ TEST(InstructionsEndToEnd, CountsAreIdenticalAcrossRunsAndTheGatePassesThem) {
   ASSERT_EQ(a.size(), 12u);
   int measured = 0;
   for (std::size_t i = 0; i < a.size(); ++i) {
-    EXPECT_EQ(a[i].at("instructions_per_op"), b[i].at("instructions_per_op")) << a[i].at("backend") << " "
-                                                                                << a[i].at("workload");
+    if (a[i].at("backend") == "mimalloc") {
+      // mimalloc seeds its heap's keys and random choices from the OS at every start: its
+      // counts vary between runs by up to about 0.1%, well inside the gate's 0.5% for counts.
+      if (a[i].at("status") == "ok") {
+        EXPECT_NEAR(std::stod(a[i].at("instructions_per_op")), std::stod(b[i].at("instructions_per_op")),
+                    0.002 * std::stod(a[i].at("instructions_per_op"))) << a[i].at("workload");
+      }
+    } else {
+      EXPECT_EQ(a[i].at("instructions_per_op"), b[i].at("instructions_per_op")) << a[i].at("backend") << " "
+                                                                                  << a[i].at("workload");
+    }
     if (!(a[i].at("size") == "65536" && a[i].at("workload") == "append")) {
       ++measured;
       EXPECT_EQ(a[i].at("status"), "ok");
