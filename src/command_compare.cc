@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "src/report/report_writer.h"
 #include "src/atomic_file.h"
 #include "src/compare.h"
 #include "src/errors.h"
@@ -71,7 +72,10 @@ int compare_command(const CompareOptions& o, const std::vector<std::string>& com
   fmt::print("{} cells a side, {} failed; {} processes a side; wall time {}\n", t.cells / 2, t.failed,
              results.protocol.processes, format_duration(wall));
   fmt::print("results: {}/compare.md, compare.csv, compare.json, results.json, results.csv\n", dir.string());
-  if (o.gate) return report_gate(gate_compare(results, matrix, dir, o.gate_rules, !o.no_confirm, command_line), dir);
+  if (!o.measure.no_report && !o.gate) write_report_or_warn(dir);  // with --gate, after gate.json
+  if (o.gate)
+    return report_gate(gate_compare(results, matrix, dir, o.gate_rules, !o.no_confirm, command_line), dir,
+                       !o.measure.no_report);
   return t.failed ? kExitMeasurementFailed : kExitOk;
 }
 

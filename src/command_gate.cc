@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "src/report/report_writer.h"
 #include "src/atomic_file.h"
 #include "src/compare.h"
 #include "src/errors.h"
@@ -51,7 +52,7 @@ void add_environment_warnings(GateVerdict& v, const StoredResults& before, const
 
 }  // namespace
 
-int report_gate(GateVerdict verdict, const std::filesystem::path& dir) {
+int report_gate(GateVerdict verdict, const std::filesystem::path& dir, bool draw_report) {
   const std::string markdown = gate_markdown(verdict);
   write_file_atomically(dir / "gate.md", markdown);
   write_file_atomically(dir / "gate.json", gate_json(verdict).dump(2) + "\n");
@@ -61,6 +62,7 @@ int report_gate(GateVerdict verdict, const std::filesystem::path& dir) {
   }
   fmt::print("{}\n", markdown);
   fmt::print("gate: {}/gate.md, {}/gate.json\n", dir.string(), dir.string());
+  if (draw_report) write_report_or_warn(dir);
   return verdict.exit_code();
 }
 
@@ -212,7 +214,7 @@ int gate_command(const GateCommandOptions& o, const std::vector<std::string>& co
     const StoredResults after = load_results_file(resolve_stored(o.candidate, "results.json"));
     GateVerdict verdict = evaluate_gate(pair_results(before, after), rules, noise, CompareSettings{});
     add_environment_warnings(verdict, before, after);
-    return report_gate(std::move(verdict), prepare_output_dir(o.out, "gate"));
+    return report_gate(std::move(verdict), prepare_output_dir(o.out, "gate"), !o.measure.no_report);
   }
 
   MeasureOptions measure = o.measure;
@@ -237,7 +239,7 @@ int gate_command(const GateCommandOptions& o, const std::vector<std::string>& co
     GateVerdict verdict = gate_interleaved(results, matrix, dir, rules, noise, !o.no_confirm, command_line);
     const StoredResults measured = results_from_json(results_to_json(results), (dir / "results.json").string());
     if (std::string note = drift_note(before, measured); !note.empty()) verdict.notes.insert(verdict.notes.begin(), note);
-    return report_gate(std::move(verdict), dir);
+    return report_gate(std::move(verdict), dir, !o.measure.no_report);
   }
   Plan plan = make_plan(matrix, matrix.protocol.seed);
   const auto dir = prepare_output_dir(o.out, "gate-" + matrix.name);
@@ -255,7 +257,7 @@ int gate_command(const GateCommandOptions& o, const std::vector<std::string>& co
                               ? "The candidate was gated against the baseline's stored figures."
                               : "The candidate was gated against the baseline's stored figures (--stored-figures): "
                                 "on a shared machine they drift between runs; see docs/ci.md.");
-  return report_gate(std::move(verdict), dir);
+  return report_gate(std::move(verdict), dir, !o.measure.no_report);
 }
 
 }  // namespace abench

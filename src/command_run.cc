@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "src/report/report_writer.h"
 #include "src/errors.h"
 #include "src/exports/format_registry.h"
 #include "src/measure.h"
@@ -34,6 +35,7 @@ int run_command(const RunOptions& o, const std::vector<std::string>& command_lin
   write_formats(dir, results, o.measure.formats);
   if (results.interrupted_by) {
     fmt::print("{}\n", results_to_table(results));
+    if (!o.measure.no_report) write_report_or_warn(dir);  // it draws what is there
     throw_if_interrupted(results, dir, "run");
   }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -43,6 +45,7 @@ int run_command(const RunOptions& o, const std::vector<std::string>& command_lin
   fmt::print("{} cells, {} failed, {} refused, {} unstable; {} processes per variant; wall time {} (counting runs {:.1f} s)\n",
              t.cells, t.failed, t.refused, t.unstable, results.protocol.processes, format_duration(wall), t.counting_s);
   fmt::print("results: {}/results.json, {}/results.csv\n", dir.string(), dir.string());
+  if (!o.measure.no_report) write_report_or_warn(dir);
   if (o.save_baseline) {
     const auto store = baseline_store(*o.save_baseline, "--save-baseline");
     std::filesystem::create_directories(store);

@@ -24,7 +24,8 @@ struct MeasureOptions {
   bool touch = false;
   bool no_pin = false;
   bool no_counts = false;
-  std::vector<std::string> formats;  // gbench, bencher, go
+  std::vector<std::string> formats;  // src/exports/format_registry.h
+  bool no_report = false;            // skip report.html and report/ (src/report/)
   std::optional<std::string> entry;  // entry-point set for every backend
   // run, compare: the directory of the interrupted run this one continues (main() has
   // replaced the command line by the one stored there).
@@ -82,6 +83,12 @@ struct CalibrateOptions {
 };
 CLI::App* register_calibrate_command(CLI::App& app, CalibrateOptions& options);
 int calibrate_command(const CalibrateOptions& options, const std::vector<std::string>& command_line);
+
+struct ReportOptions {
+  std::string dir;
+};
+CLI::App* register_report_command(CLI::App& app, ReportOptions& options);
+int report_command(const ReportOptions& options);
 
 CLI::App* register_list_command(CLI::App& app);
 int list_command();

@@ -10,7 +10,7 @@
 namespace abench {
 
 // Writes the files, prints the table and the summary lines; returns the exit code.
-int report_gate(GateVerdict verdict, const std::filesystem::path& dir);
+int report_gate(GateVerdict verdict, const std::filesystem::path& dir, bool draw_report);
 
 void add_gate_rule_options(CLI::App& command, GateOptions& options);
 

@@ -25,6 +25,8 @@ int main(int argc, char** argv) {
   CLI::App* gate = abench::register_gate_command(app, gate_options);
   abench::CalibrateOptions calibrate_options;
   CLI::App* calibrate = abench::register_calibrate_command(app, calibrate_options);
+  abench::ReportOptions report_options;
+  CLI::App* report = abench::register_report_command(app, report_options);
   CLI::App* list = abench::register_list_command(app);
   abench::install_interrupt_handlers();
   // Past a file size limit a write fails with EFBIG, reported as the environment's failure,
@@ -62,6 +64,7 @@ int main(int argc, char** argv) {
     if (compare->parsed()) return abench::compare_command(compare_options, args);
     if (gate->parsed()) return abench::gate_command(gate_options, args);
     if (calibrate->parsed()) return abench::calibrate_command(calibrate_options, args);
+    if (report->parsed()) return abench::report_command(report_options);
     if (list->parsed()) return abench::list_command();
   } catch (const abench::Interrupted& e) {
     std::fprintf(stderr, "abench: interrupted (%s): %s\n", sigabbrev_np(e.signal), e.what());

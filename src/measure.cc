@@ -192,6 +192,7 @@ void add_measure_options(CLI::App& cmd, MeasureOptions& o) {
 
   cmd.add_flag("--no-pin", o.no_pin, "Do not pin workers to a CPU")->excludes(cpu);
   cmd.add_flag("--no-counts", o.no_counts, "Skip the instrumented counting runs (requests, bytes, RSS)");
+  cmd.add_flag("--no-report", o.no_report, "Do not draw report.html and report/ (abench report DIR draws them later)");
   cmd.add_option("--format", o.formats, formats_help())
       ->delimiter(',');
   // A whole number as typed: CLI11 would wrap -1 to 18446744073709551615.

@@ -34,6 +34,17 @@ inline CliResult run_cli(std::vector<std::string> args,
   return result;
 }
 
+// Another program that reads abench's files (chromium, Debian's python3 with compare.py).
+inline CliResult run_tool(const std::string& path, std::vector<std::string> args, double timeout_s = 120) {
+  ProcessLauncher launcher;
+  LaunchRequest request{path, std::move(args), {}, "", timeout_s};
+  request.output_tail_bytes = std::size_t{64} << 20;
+  const LaunchOutcome o = launcher.run(request, [](std::string_view) { return 0.0; });
+  EXPECT_TRUE(o.started) << path << " (scripts/test installs it): " << o.start_error;
+  EXPECT_EQ(o.signal, 0) << path << " " << describe(o);
+  return {o.exit_code, o.stdout_tail, o.stderr_tail};
+}
+
 inline std::string read_file(const std::filesystem::path& p) {
   std::ifstream in(p);
   std::stringstream s;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <regex>
+#include <map>
 #include <set>
 
 #include <nlohmann/json.hpp>
@@ -140,6 +141,98 @@ TEST(FormatsCompare, BothSidesOfACompareKeepTheirNames) {
   EXPECT_EQ(go_names, (std::set<std::string>{
                           "BenchmarkAbench/variant=A/backend=system/policy=exact/workload=allocate/size=64/align=1-64/live=1",
                           "BenchmarkAbench/variant=B/backend=system/policy=exact/workload=allocate/size=64/align=1-64/live=1"}));
+}
+
+// Google Benchmark's own compare.py (Debian's libbenchmark-tools) on a compare's export:
+// it pairs the two sides by name once the variant part is filtered out, and its U test gets
+// one repetition per worker process, the process medians abench itself judges on.
+TEST(FormatsCompare, GoogleBenchmarksComparePyPairsTheTwoSidesProcessByProcess) {
+  testing::TempDir dir;
+  const auto out = dir.path() / "ab";
+  const auto r = run_cli({"compare", "--baseline", "backend=system,label=A", "--candidate", "backend=system,label=B",
+                          "--matrix", "quick", "--workload", "allocate", "--size", "64,4096", "--align", "64", "--live",
+                          "1", "--samples", "3", "--processes", "3", "--min-batch-ms", "0.2", "--no-counts",
+                          "--no-report", "--format", "gbench", "--out", out.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto dumped = dir.path() / "compare-py.json";
+  const auto py = testing::run_tool("/usr/bin/python3", {"/usr/share/benchmark/compare.py", "--no-color", "-d",
+                                                         dumped.string(), "filters", (out / "benchmark.json").string(),
+                                                         "variant:A", "variant:B"});
+  ASSERT_EQ(py.exit_code, 0) << py.out << py.err;
+  const auto results = nlohmann::json::parse(read_file(out / "results.json"));
+  std::map<std::string, const nlohmann::json*> cell_of;  // "A/64" -> its cell
+  for (const auto& c : results["cells"])
+    cell_of[c["variant"].get<std::string>() + "/" + std::to_string(c["size"].get<int>())] = &c;
+  const auto compared = nlohmann::json::parse(read_file(dumped));
+  int repetitions = 0, medians = 0;
+  for (const auto& e : compared) {
+    const std::string name = e["name"];
+    if (name == "OVERALL_GEOMEAN") continue;
+    const std::string size = name.find("size:4096") != std::string::npos ? "4096" : "64";
+    EXPECT_EQ(name.rfind("abench/[variant:A vs. variant:B]/backend:system/", 0), 0u) << name;
+    const auto& a = *cell_of.at("A/" + size);
+    const auto& b = *cell_of.at("B/" + size);
+    if (e["run_type"] == "iteration") {
+      ++repetitions;
+      ASSERT_EQ(e["measurements"].size(), 3u) << name;
+      EXPECT_EQ(e["utest"]["nr_of_repetitions"], 3) << name;
+      EXPECT_EQ(e["utest"]["nr_of_repetitions_other"], 3) << name;
+      for (std::size_t k = 0; k < 3; ++k) {
+        EXPECT_DOUBLE_EQ(e["measurements"][k]["real_time"].get<double>(), a["processes"][k]["median_ns_per_op"].get<double>());
+        EXPECT_DOUBLE_EQ(e["measurements"][k]["real_time_other"].get<double>(),
+                         b["processes"][k]["median_ns_per_op"].get<double>());
+      }
+    } else if (e["aggregate_name"] == "median") {
+      ++medians;
+      EXPECT_DOUBLE_EQ(e["measurements"][0]["real_time"].get<double>(), a["ns_per_op"].get<double>()) << name;
+      EXPECT_DOUBLE_EQ(e["measurements"][0]["real_time_other"].get<double>(), b["ns_per_op"].get<double>()) << name;
+    }
+  }
+  EXPECT_EQ(repetitions, 2);
+  EXPECT_EQ(medians, 2);
+}
+
+// results.csv and compare.csv through Python's csv module in strict mode: a label with a
+// quote and a comma, and a failed cell's error with commas and quotes, come back field for field.
+TEST(FormatsCsv, PythonsCsvReaderGetsEveryFieldBack) {
+  testing::TempDir dir;
+  const auto out = dir.path() / "csv";
+  const std::string label = "say \"hi\"";
+  const auto r = run_cli({"compare", "--baseline", std::string("plugin=") + MALLOC_SUBJECT + ",label=" + label,
+                          "--candidate", std::string("plugin=") + FAULT_SUBJECT + ",label=faulty,env=ABENCH_TEST_FAULT=nonutf8:256",
+                          "--matrix", "quick", "--backend", "system", "--workload", "allocate", "--size", "64,256",
+                          "--align", "64", "--live", "1", "--samples", "3", "--min-batch-ms", "0.2", "--processes", "2",
+                          "--no-counts", "--no-report", "--out", out.string()});
+  ASSERT_EQ(r.exit_code, 3) << r.out << r.err;  // a cell failed
+  const char* reader =
+      "import csv, json, sys\n"
+      "with open(sys.argv[1], newline='') as f:\n"
+      "    print(json.dumps(list(csv.DictReader(f, strict=True))))\n";
+  const auto py = testing::run_tool("/usr/bin/python3", {"-c", reader, (out / "results.csv").string()});
+  ASSERT_EQ(py.exit_code, 0) << py.err;
+  const auto rows = nlohmann::json::parse(py.out);
+  const auto results = nlohmann::json::parse(read_file(out / "results.json"));
+  ASSERT_EQ(rows.size(), results["cells"].size());
+  int failed = 0;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const auto& row = rows[i];
+    const auto& cell = results["cells"][i];
+    EXPECT_EQ(row["variant"], cell["variant"]);
+    EXPECT_EQ(row["status"], cell["status"]);
+    EXPECT_EQ(row["error"], cell["errors"].empty() ? "" : cell["errors"][0].get<std::string>());
+    if (cell["status"] == "failed") {
+      ++failed;
+      const std::string error = row["error"];
+      EXPECT_NE(error.find(','), std::string::npos) << error;  // the case quoting is for
+    }
+  }
+  EXPECT_EQ(failed, 1);
+  EXPECT_EQ(rows[0]["variant"], label);
+  const auto compare = testing::run_tool("/usr/bin/python3", {"-c", reader, (out / "compare.csv").string()});
+  ASSERT_EQ(compare.exit_code, 0) << compare.err;
+  const auto compare_rows = nlohmann::json::parse(compare.out);
+  ASSERT_EQ(compare_rows.size(), 2u);
+  for (const auto& row : compare_rows) EXPECT_EQ(row["baseline"], label) << row.dump();
 }
 
 TEST(FormatsOption, GateWritesTheFormatsOfWhatItMeasuresAndRefusesThemWhenItMeasuresNothing) {

@@ -1,0 +1,215 @@
+#include "src/report/report_model.h"
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "src/errors.h"
+#include "src/measure.h"
+#include "src/result_file.h"
+#include "src/results.h"
+#include "src/util/json_file.h"
+
+namespace abench {
+namespace {
+
+using nlohmann::json;
+
+std::optional<double> number_at(const json& j, const std::string& key) {
+  if (!j.is_object() || !j.contains(key) || !j[key].is_number()) return std::nullopt;
+  return j[key].get<double>();
+}
+
+std::string text_at(const json& j, const std::string& key) {
+  if (!j.is_object() || !j.contains(key) || !j[key].is_string()) return "";
+  return j[key].get<std::string>();
+}
+
+std::string fact_text(const json& value) {
+  if (value.is_string()) return value.get<std::string>();
+  if (value.is_null()) return "not readable";
+  return value.dump();
+}
+
+void read_results(const std::filesystem::path& file, ReportModel& model) {
+  // load_results_file validates schema, version and every cell's samples, with errors that name the field.
+  const StoredResults stored = load_results_file(file.string());
+  const json& j = stored.json;
+  Measure measure = Measure::time;
+  measure_named(j.at("protocol").value("measure", "time"), measure);
+  const MetricNames& names = metric_names(measure);
+  model.unit = names.column;
+  try {
+    for (const json& v : j.at("variants")) model.variants.push_back(v.at("label").get<std::string>());
+    for (const json& c : j.at("cells")) {
+      ReportCell cell;
+      cell.variant = text_at(c, "variant");
+      cell.side = text_at(c, "side");
+      cell.backend = c.at("backend").get<std::string>();
+      cell.policy = c.at("policy").get<std::string>();
+      cell.workload = c.at("workload").get<std::string>();
+      cell.size = c.at("size").get<std::uint64_t>();
+      cell.requested_align = c.at("requested_align").get<std::uint64_t>();
+      cell.preferred_align = c.at("preferred_align").get<std::uint64_t>();
+      cell.live = c.at("live").get<std::uint64_t>();
+      cell.status = c.at("status").get<std::string>();
+      if (c.contains("errors") && c["errors"].is_array() && !c["errors"].empty())
+        cell.error = fact_text(c["errors"][0]);
+      else if (c.contains("refusal") && c["refusal"].is_string())
+        cell.error = c["refusal"].get<std::string>();
+      cell.value = number_at(c, names.per_op);
+      cell.process_min = number_at(c, names.process_min);
+      cell.process_max = number_at(c, names.process_max);
+      for (const json& p : c.at("processes")) {
+        cell.process_medians.push_back(p.at(names.process_median).get<double>());
+        cell.samples.push_back(p.at(names.samples).get<std::vector<double>>());
+      }
+      if (c.contains("counts") && c["counts"].is_object()) {
+        cell.final_request_bytes = number_at(c["counts"], "final_request_bytes_max");
+        cell.block_usable_bytes = number_at(c["counts"], "block_usable_bytes_max");
+      }
+      model.cells.push_back(std::move(cell));
+    }
+  } catch (const json::exception& e) {
+    throw UsageError(fmt::format("{}: malformed results: {}", file.string(), e.what()));
+  }
+  const json& protocol = j.at("protocol");
+  const json& conditions = j.at("conditions");
+  std::string command;
+  if (j.contains("command_line") && j["command_line"].is_array())
+    for (const json& word : j["command_line"]) command += (command.empty() ? "" : " ") + fact_text(word);
+  model.facts.emplace_back("command", command);
+  model.facts.emplace_back("matrix", j.at("matrix").value("name", ""));
+  model.facts.emplace_back("measure", protocol.value("measure", "time"));
+  model.facts.emplace_back(
+      "protocol", fmt::format("{} processes a variant, {} samples of {} ms batches, {}{}{}",
+                              fact_text(protocol.value("processes", json())), fact_text(protocol.value("samples", json())),
+                              fact_text(protocol.value("min_batch_ms", json())), protocol.value("process_mode", ""),
+                              protocol.value("interleave_batches", false) ? ", paired batch by batch" : "",
+                              protocol.value("touch", false) ? ", pages touched" : ""));
+  for (const char* key : {"cpu_model", "kernel", "libc", "compiler", "cxx_flags", "hypervisor", "abench_git_revision"})
+    if (conditions.contains(key)) model.facts.emplace_back(key, fact_text(conditions[key]));
+  for (const json& v : j.at("variants"))
+    model.facts.emplace_back("variant " + text_at(v, "label"),
+                             fmt::format("{} from {}; entry points: {}", text_at(v, "allocator_version"),
+                                         text_at(v, "malloc_object"), text_at(v, "entry_calls")));
+  if (conditions.contains("warnings") && conditions["warnings"].is_array())
+    for (const json& w : conditions["warnings"]) model.warnings.push_back(fact_text(w));
+  if (!j.value("complete", true)) model.warnings.push_back("the run did not reach its end (interrupted)");
+}
+
+void read_compare(const std::filesystem::path& file, ReportModel& model) {
+  const json j = read_json_file(file.string(), "the compare file");
+  if (text_at(j, "schema") != "abench.compare")
+    throw UsageError(fmt::format("{}: field 'schema' must be 'abench.compare'", file.string()));
+  try {
+    for (const json& row : j.at("rows")) {
+      ReportChange change;
+      change.group = fmt::format("{} -> {}", row.at("baseline").get<std::string>(), row.at("candidate").get<std::string>());
+      change.workload = row.at("workload").get<std::string>();
+      change.cell = cell_axes_label(row.at("size").get<std::uint64_t>(), row.at("requested_align").get<std::uint64_t>(),
+                                    row.at("preferred_align").get<std::uint64_t>(), row.at("live").get<std::uint64_t>());
+      change.change = number_at(row, "change");
+      if (row.contains("interval") && row["interval"].is_array()) {
+        change.low = row["interval"][0].get<double>();
+        change.high = row["interval"][1].get<double>();
+      }
+      change.verdict = row.at("verdict").get<std::string>();
+      change.problem = text_at(row, "problem");
+      model.changes.push_back(std::move(change));
+    }
+    for (const json& w : j.at("warnings")) model.warnings.push_back(fact_text(w));
+  } catch (const json::exception& e) {
+    throw UsageError(fmt::format("{}: malformed compare file: {}", file.string(), e.what()));
+  }
+}
+
+// A gate's cell key is backend/policy/workload/size/R:P/live.
+void read_gate(const std::filesystem::path& file, ReportModel& model) {
+  const json j = read_json_file(file.string(), "the gate file");
+  if (text_at(j, "schema") != "abench.gate")
+    throw UsageError(fmt::format("{}: field 'schema' must be 'abench.gate'", file.string()));
+  try {
+    for (const json& c : j.at("cells")) {
+      const std::string key = c.at("cell").get<std::string>();
+      std::vector<std::string> parts;
+      for (std::size_t start = 0;;) {
+        const std::size_t slash = key.find('/', start);
+        parts.push_back(key.substr(start, slash - start));
+        if (slash == std::string::npos) break;
+        start = slash + 1;
+      }
+      if (parts.size() != 6)
+        throw UsageError(fmt::format("{}: field 'cells[].cell' is '{}' (want backend/policy/workload/size/R:P/live)",
+                                     file.string(), key));
+      ReportChange change;
+      change.group = parts[0] + "/" + parts[1];
+      change.workload = parts[2];
+      const std::size_t colon = parts[4].find(':');
+      change.cell = cell_axes_label(std::stoull(parts[3]), std::stoull(parts[4].substr(0, colon)),
+                                    std::stoull(parts[4].substr(colon == std::string::npos ? 0 : colon + 1)),
+                                    std::stoull(parts[5]));
+      change.change = number_at(c, "change");
+      if (c.contains("interval") && c["interval"].is_array()) {
+        change.low = c["interval"][0].get<double>();
+        change.high = c["interval"][1].get<double>();
+      }
+      change.verdict = c.at("result").get<std::string>();
+      change.problem = text_at(c, "problem");
+      change.threshold = number_at(c, "applied_threshold");
+      model.changes.push_back(std::move(change));
+    }
+    for (const json& w : j.at("warnings")) model.warnings.push_back(fact_text(w));
+  } catch (const json::exception& e) {
+    throw UsageError(fmt::format("{}: malformed gate file: {}", file.string(), e.what()));
+  } catch (const std::logic_error& e) {  // stoull on a key that is not numbers where numbers belong
+    throw UsageError(fmt::format("{}: malformed gate file: a cell key: {}", file.string(), e.what()));
+  }
+}
+
+}  // namespace
+
+std::string byte_size_label(std::uint64_t bytes) {
+  auto scaled = [](std::uint64_t value, std::uint64_t unit, const char* name) {
+    return value % unit == 0 ? fmt::format("{} {}", value / unit, name)
+                             : fmt::format("{:.1f} {}", static_cast<double>(value) / static_cast<double>(unit), name);
+  };
+  if (bytes >= (1u << 20)) return scaled(bytes, 1u << 20, "MiB");
+  if (bytes >= 1024) return scaled(bytes, 1024, "KiB");
+  return fmt::format("{} B", bytes);
+}
+
+std::string cell_axes_label(std::uint64_t size, std::uint64_t requested_align, std::uint64_t preferred_align,
+                            std::uint64_t live) {
+  const std::string align = requested_align == preferred_align
+                                ? std::to_string(requested_align)
+                                : fmt::format("{}:{}", requested_align, preferred_align);
+  return fmt::format("{}, align {}, live {}", byte_size_label(size), align, live);
+}
+
+ReportModel load_report_model(const std::filesystem::path& dir) {
+  ReportModel model;
+  model.dir = dir;
+  const auto results = dir / "results.json", compare = dir / "compare.json", gate = dir / "gate.json";
+  const bool has_results = std::filesystem::exists(results);
+  if (!has_results && !std::filesystem::exists(gate))
+    throw UsageError(fmt::format("{}: no results.json or gate.json here (abench report reads the directory that run, "
+                                 "compare or gate wrote)", dir.string()));
+  if (has_results) read_results(results, model);
+  model.kind = "run";
+  if (std::filesystem::exists(compare)) {
+    read_compare(compare, model);
+    model.kind = "compare";
+  } else if (std::filesystem::exists(gate)) {
+    read_gate(gate, model);
+    model.kind = "gate";
+  }
+  std::string matrix;
+  for (const auto& [key, value] : model.facts)
+    if (key == "matrix") matrix = value;
+  model.title = matrix.empty() ? "abench " + model.kind : fmt::format("abench {} of {}", model.kind, matrix);
+  if (model.unit.empty()) model.unit = "per op";
+  return model;
+}
+
+}  // namespace abench

@@ -1,0 +1,87 @@
+#include "src/report/report_writer.h"
+
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "src/atomic_file.h"
+#include "src/errors.h"
+#include "src/report/gnuplot.h"
+
+namespace abench {
+namespace {
+
+constexpr std::string_view kFont = "font 'DejaVu Sans,11'";
+
+std::string terminal_lines(const Figure& f, const std::string& svg, const std::string& png, bool first) {
+  if (first)
+    return fmt::format("set terminal svg size {},{} dynamic noenhanced {} background rgb 'white'\nset output '{}'\n",
+                       f.width, f.height, kFont, svg);
+  return fmt::format("set terminal pngcairo size {},{} noenhanced {} background rgb 'white'\nset output '{}'\nreplot\n"
+                     "unset output\n",
+                     f.width, f.height, kFont, png);
+}
+
+std::string script_of(const Figure& f, const std::string& svg, const std::string& png) {
+  std::string title = f.title;  // a comment: a line break in a label would end it
+  for (char& c : title)
+    if (static_cast<unsigned char>(c) < 0x20) c = ' ';
+  return fmt::format("# abench report: {}\n# Redraw with: gnuplot {}.gp\n", title, f.id) +
+         terminal_lines(f, svg, png, true) + f.plot + terminal_lines(f, svg, png, false);
+}
+
+std::string read_text(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw EnvironmentError(fmt::format("{}: cannot read what gnuplot wrote", path.string()));
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// Draws every figure into figures_dir with one gnuplot (its start-up is most of the cost):
+// NAME.gp for the user, and NAME.svg and NAME.png, each appearing whole.
+std::vector<RenderedFigure> render(const std::vector<Figure>& figures, const std::filesystem::path& figures_dir) {
+  std::string all;
+  for (const Figure& f : figures) {
+    write_file_atomically(figures_dir / (f.id + ".gp"), script_of(f, f.id + ".svg", f.id + ".png"));
+    all += script_of(f, "." + f.id + ".svg.tmp", "." + f.id + ".png.tmp") + "reset\n";
+  }
+  std::vector<RenderedFigure> rendered;
+  if (figures.empty()) return rendered;
+  const std::string render_script = ".render.gp";
+  write_file_atomically(figures_dir / render_script, all);
+  run_gnuplot(render_script, figures_dir);
+  std::filesystem::remove(figures_dir / render_script);
+  for (const Figure& f : figures) {
+    for (const char* ext : {".svg", ".png"})
+      std::filesystem::rename(figures_dir / ("." + f.id + ext + ".tmp"), figures_dir / (f.id + ext));
+    rendered.push_back({f, read_text(figures_dir / (f.id + ".svg"))});
+  }
+  return rendered;
+}
+
+}  // namespace
+
+std::filesystem::path write_report(const std::filesystem::path& dir) {
+  const ReportModel model = load_report_model(dir);
+  const std::filesystem::path figures_dir = dir / "report";
+  std::error_code error;
+  std::filesystem::create_directories(figures_dir, error);
+  if (error) throw EnvironmentError(fmt::format("{}: cannot create: {}", figures_dir.string(), error.message()));
+  const std::vector<RenderedFigure> rendered = render(report_figures(model), figures_dir);
+  const std::filesystem::path html = dir / "report.html";
+  write_file_atomically(html, report_html(model, rendered));
+  return html;
+}
+
+void write_report_or_warn(const std::filesystem::path& dir) {
+  try {
+    std::cout << "report: " << write_report(dir).string() << "\n";
+  } catch (const std::exception& e) {
+    std::cerr << "warning: no report.html: " << e.what() << "\n";
+  }
+}
+
+}  // namespace abench
