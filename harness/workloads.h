@@ -23,6 +23,8 @@
 #include <type_traits>
 #include <vector>
 
+#include <unistd.h>
+
 #include "harness/black_box.h"
 #include "harness/buffer.h"
 #include "harness/layout.h"
@@ -30,7 +32,8 @@
 namespace abench {
 
 inline constexpr int kAppendCount = 8;
-inline constexpr std::size_t kTouchStride = 4096;
+// One byte a page: the kernel's page, which Arm kernels make 4, 16 or 64 KiB.
+inline const std::size_t kTouchStride = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
 inline std::size_t grow_reserve_bytes(std::size_t n) { return 4 * std::max<std::size_t>(n, 4096); }
 
 // A raw block from the allocator, shaped like a buffer for the workload loops: asked for

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "src/conditions.h"
 #include "src/report/report_writer.h"
 #include "src/atomic_file.h"
 #include "src/compare.h"
@@ -48,6 +49,18 @@ void add_environment_warnings(GateVerdict& v, const StoredResults& before, const
                                      "(fingerprints differ): a change may be the machine's, not the code's",
                                      before.machine_fingerprint, after.machine_fingerprint));
   for (const auto& w : after.conditions.value("warnings", std::vector<std::string>{})) v.warnings.push_back(w);
+}
+
+// Figures of two architectures measure two different machines' code paths (and instruction
+// counts differ by construction): a gate across them is refused, not warned about.
+void refuse_other_architecture(const StoredResults& baseline, const std::string& candidate_architecture,
+                               const std::string& candidate_source) {
+  const nlohmann::json& a = baseline.conditions.contains("architecture") ? baseline.conditions["architecture"] : nlohmann::json();
+  if (!a.is_string() || candidate_architecture.empty() || a.get<std::string>() == candidate_architecture) return;
+  throw UsageError(fmt::format("{}: field 'conditions.architecture' is '{}' but {} is {}: a gate compares one "
+                               "architecture with itself; gate against a baseline measured on {}",
+                               baseline.path, a.get<std::string>(), candidate_source, candidate_architecture,
+                               candidate_architecture));
 }
 
 }  // namespace
@@ -212,11 +225,15 @@ int gate_command(const GateCommandOptions& o, const std::vector<std::string>& co
       throw UsageError("option --format: with --candidate the gate measures nothing, so there is nothing new to export; "
                        "export with the run that wrote the candidate's results");
     const StoredResults after = load_results_file(resolve_stored(o.candidate, "results.json"));
+    refuse_other_architecture(before, after.conditions.value("architecture", nlohmann::json()).is_string()
+                                          ? after.conditions["architecture"].get<std::string>() : "",
+                              "the candidate (" + after.path + ")");
     GateVerdict verdict = evaluate_gate(pair_results(before, after), rules, noise, CompareSettings{});
     add_environment_warnings(verdict, before, after);
     return report_gate(std::move(verdict), prepare_output_dir(o.out, "gate"), !o.measure.no_report);
   }
 
+  refuse_other_architecture(before, collect_conditions().value("architecture", ""), "this machine");
   MeasureOptions measure = o.measure;
   Matrix matrix;
   if (measure.matrix.empty()) {

@@ -12,8 +12,12 @@
 #include <string>
 #include <thread>
 
+#include <fmt/format.h>
+
 #include "build_info.h"
 #include "git_revision.h"
+#include "src/machine/cpu_identity.h"
+#include "src/machine/virtualization.h"
 
 namespace abench {
 namespace {
@@ -25,21 +29,32 @@ nlohmann::json first_line_of(const std::string& path) {
   return line;
 }
 
-std::string cpuinfo_field(const std::string& text, const std::string& key) {
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);)
-    if (line.rfind(key, 0) == 0) {
-      const auto colon = line.find(':');
-      if (colon != std::string::npos) return line.substr(colon + 2);
-    }
-  return "";
+std::optional<std::string> first_line_or_none(const std::string& path) {
+  const auto line = first_line_of(path);
+  return line.is_string() ? std::optional<std::string>(line.get<std::string>()) : std::nullopt;
 }
 
-nlohmann::json hypervisor(const std::string& cpuinfo) {
-  if (auto type = first_line_of("/sys/hypervisor/type"); !type.is_null()) return type;
-  auto vendor = first_line_of("/sys/class/dmi/id/sys_vendor");
-  if (cpuinfo_field(cpuinfo, "flags").find(" hypervisor") != std::string::npos)
-    return vendor.is_null() ? nlohmann::json("detected (cpuid hypervisor flag)") : vendor;
+nlohmann::json text_or_null(const std::optional<std::string>& text) {
+  return text ? nlohmann::json(*text) : nlohmann::json(nullptr);
+}
+
+// Arm: when cpuinfo has no cores (an emulator shows the host's), MIDR_EL1 from sysfs.
+std::vector<ArmCore> sysfs_arm_cores(unsigned cpus) {
+  std::vector<ArmCore> cores;
+  for (unsigned c = 0; c < cpus && c < 1024; ++c)
+    if (const auto midr = first_line_or_none(fmt::format("/sys/devices/system/cpu/cpu{}/regs/identification/midr_el1", c)))
+      if (const auto core = core_of_midr(*midr)) cores.push_back(*core);
+  return cores;
+}
+
+// From sysfs (what the kernel probed), else glibc's sysconf, which is 0 on many Arm systems.
+nlohmann::json cache_line_bytes() {
+  if (const auto line = first_line_or_none("/sys/devices/system/cpu/cpu0/cache/index0/coherency_line_size"))
+    try {
+      if (const int bytes = std::stoi(*line); bytes > 0) return bytes;
+    } catch (const std::exception&) {
+    }
+  if (const long bytes = sysconf(_SC_LEVEL1_DCACHE_LINESIZE); bytes > 0) return bytes;
   return nullptr;
 }
 
@@ -69,9 +84,10 @@ namespace {
 // Identifies the machine (not the run): results measured on different machines are not
 // comparable, and the gate says so.
 std::string fingerprint(const nlohmann::json& c) {
-  const std::string text = c.value("cpu_model", std::string()) + "|" + std::to_string(c.value("logical_cpus", 0)) +
-                           "|" + std::to_string(c.value("memory_bytes", std::uint64_t{0})) + "|" +
-                           c.value("hostname", std::string()) + "|" + c.value("kernel", std::string());
+  // Null where a condition could not be read: part of the fingerprint as "null".
+  auto part = [&c](const char* key) { return c.contains(key) ? c[key].dump() : std::string("null"); };
+  const std::string text = part("architecture") + "|" + part("cpu_model") + "|" + part("logical_cpus") + "|" +
+                           part("memory_bytes") + "|" + part("hostname") + "|" + part("kernel");
   std::uint64_t h = 1469598103934665603ull;  // FNV-1a
   for (unsigned char ch : text) h = (h ^ ch) * 1099511628211ull;
   char hex[17];
@@ -129,6 +145,9 @@ std::vector<int> isolated_cpus() {
 
 std::vector<std::string> environment_warnings(const nlohmann::json& c, int pinned_cpu) {
   std::vector<std::string> w;
+  if (c.contains("emulator") && c["emulator"].is_string())
+    w.push_back("emulated: " + c["emulator"].get<std::string>() +
+                ": timings measure the emulator, not a CPU; only the counts mean anything here");
   if (!c["hypervisor"].is_null())
     w.push_back("hypervisor: " + c["hypervisor"].get<std::string>() +
                 ": neighbours share the host; expect drift between processes and trust ratios measured side by side "
@@ -180,9 +199,20 @@ nlohmann::json collect_conditions() {
   char host[256] = {};
   gethostname(host, sizeof host - 1);
 
-  const std::string model = cpuinfo_field(cpuinfo, "model name");
+  CpuIdentity cpu = parse_cpuinfo(cpuinfo);
+  const std::string machine = uts.machine;
+  const bool arm = architecture_family(machine) == "arm";
+  std::vector<ArmCore> cores = cpu.family == "arm" ? cpu.arm_cores : std::vector<ArmCore>{};
+  if (arm && cores.empty()) cores = sysfs_arm_cores(std::thread::hardware_concurrency());
+  std::string model = cpu.family == architecture_family(machine) ? cpu.model : "";
+  if (arm && !cores.empty()) model = arm_model(cores);
+  const FirstLineReader read = first_line_or_none;
   nlohmann::json conditions = {
       {"cpu_model", model.empty() ? nlohmann::json(nullptr) : nlohmann::json(model)},
+      // Arm's MIDR fields of the first core (big.LITTLE parts: cpu_model lists every kind).
+      {"cpu_implementer", cores.empty() ? nlohmann::json(nullptr) : nlohmann::json(fmt::format("{:#04x}", cores[0].implementer))},
+      {"cpu_part", cores.empty() ? nlohmann::json(nullptr) : nlohmann::json(fmt::format("{:#05x}", cores[0].part))},
+      {"cache_line_bytes", cache_line_bytes()},
       {"logical_cpus", std::thread::hardware_concurrency()},
       {"allowed_cpus", allowed_cpus()},
       {"memory_bytes", static_cast<std::uint64_t>(sysconf(_SC_PHYS_PAGES)) *
@@ -190,11 +220,12 @@ nlohmann::json collect_conditions() {
       {"page_size", sysconf(_SC_PAGESIZE)},
       {"hostname", host},
       {"kernel", std::string(uts.sysname) + " " + uts.release + " " + uts.version},
-      {"architecture", uts.machine},
+      {"architecture", machine},
       {"libc", std::string("glibc ") + gnu_get_libc_version()},
       {"frequency_governor", first_line_of("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor")},
       {"turbo", turbo()},
-      {"hypervisor", hypervisor(cpuinfo)},
+      {"hypervisor", text_or_null(detect_hypervisor(read, cpu))},
+      {"emulator", text_or_null(detect_emulator(read, cpu, machine))},
       {"aslr", first_line_of("/proc/sys/kernel/randomize_va_space")},
       {"damon", damon_state()},
       // What perf_event_open may count for an unprivileged process (--measure perf).

@@ -1,7 +1,10 @@
 // abench compare end to end: the example plugins in two revisions, identical variants,
 // allocator subjects, preloads, other worker builds, and bad variants. Only counts and
 // the presence of verdicts are asserted, never a timing.
+#include <dlfcn.h>
 #include <gtest/gtest.h>
+
+#include <cmath>
 
 #include <nlohmann/json.hpp>
 
@@ -15,6 +18,13 @@ using testing::read_csv;
 using testing::read_file;
 using testing::run_cli;
 using testing::CliResult;
+
+// The file a symbol comes from (libm's path differs by architecture and distribution).
+std::string library_of(void* symbol) {
+  Dl_info info{};
+  EXPECT_NE(dladdr(symbol, &info), 0);
+  return info.dli_fname ? info.dli_fname : "";
+}
 
 // Small and fast: the quick matrix's buffer workloads at two sizes, one live count, and
 // compare's default number of processes (as many rounds as a verdict at 95% needs).
@@ -190,7 +200,7 @@ TEST(CompareEndToEnd, BadVariantsExitTwoBeforeAnythingRuns) {
   const std::vector<BadVariant> cases{
       {"plugin=/no/such/libx.so", "backend=system", "plugin '/no/such/libx.so' does not exist"},
       {std::string("plugin=") + JEMALLOC_LIBRARY, "policy=exact", "cannot load plugin"},
-      {"plugin=/lib/x86_64-linux-gnu/libm.so.6", "policy=exact", "does not export abench_plugin_v1"},
+      {"plugin=" + library_of(reinterpret_cast<void*>(&cbrt)), "policy=exact", "does not export abench_plugin_v1"},
       {std::string("plugin=") + WRONG_ABI_PLUGIN, "policy=exact", "has ABI version 2, this worker speaks 1"},
       {"exe=/bin/true,backend=system", "backend=system", "is not an abench worker"},
       {std::string("exe=") + WORKER_MIMALLOC + ",backend=system", "backend=system", "is the worker of backend 'mimalloc'"},

@@ -157,6 +157,26 @@ TEST_F(GateEndToEnd, BadOrMismatchedBaselinesExitTwo) {
   }
 }
 
+// A baseline from another architecture: refused, whether the candidate is a file or
+// measured now, before anything runs.
+TEST_F(GateEndToEnd, ABaselineOfAnotherArchitectureIsRefused) {
+  testing::TempDir dir;
+  auto json = nlohmann::json::parse(read_file(base()));
+  const std::string here = json["conditions"]["architecture"];
+  const std::string other = here == "aarch64" ? "x86_64" : "aarch64";
+  json["conditions"]["architecture"] = other;
+  const std::string foreign = dir.write("foreign.json", json.dump());
+  const CliResult files = run_cli({"gate", "--baseline", foreign, "--candidate", base(), "--no-report"});
+  EXPECT_EQ(files.exit_code, 2) << files.err;
+  EXPECT_NE(files.err.find(foreign + ": field 'conditions.architecture' is '" + other + "' but the candidate"),
+            std::string::npos) << files.err;
+  const CliResult fresh = run_cli({"gate", "--baseline", foreign, "--matrix", "quick", "--out",
+                                   (dir.path() / "never").string()});
+  EXPECT_EQ(fresh.exit_code, 2) << fresh.err;
+  EXPECT_NE(fresh.err.find("but this machine is " + here), std::string::npos) << fresh.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "never"));
+}
+
 TEST_F(GateEndToEnd, AFailedCandidateCellExitsThree) {
   testing::TempDir dir;
   auto json = nlohmann::json::parse(read_file(base()));
