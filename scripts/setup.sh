@@ -37,5 +37,6 @@ abench_build() {
   cmake --build "$ABENCH_BUILD" -j"$(nproc)" ${ABENCH_BUILD_TARGETS:-} >&2
 }
 
+# scripts/test --arch makes a sysroot between the two steps: it sets ABENCH_SETUP_STEPS=packages.
 abench_install_packages
-abench_build
+[[ "${ABENCH_SETUP_STEPS:-all}" == packages ]] || abench_build

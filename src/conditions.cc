@@ -29,11 +29,6 @@ nlohmann::json first_line_of(const std::string& path) {
   return line;
 }
 
-std::optional<std::string> first_line_or_none(const std::string& path) {
-  const auto line = first_line_of(path);
-  return line.is_string() ? std::optional<std::string>(line.get<std::string>()) : std::nullopt;
-}
-
 nlohmann::json text_or_null(const std::optional<std::string>& text) {
   return text ? nlohmann::json(*text) : nlohmann::json(nullptr);
 }
@@ -42,14 +37,14 @@ nlohmann::json text_or_null(const std::optional<std::string>& text) {
 std::vector<ArmCore> sysfs_arm_cores(unsigned cpus) {
   std::vector<ArmCore> cores;
   for (unsigned c = 0; c < cpus && c < 1024; ++c)
-    if (const auto midr = first_line_or_none(fmt::format("/sys/devices/system/cpu/cpu{}/regs/identification/midr_el1", c)))
+    if (const auto midr = read_first_line(fmt::format("/sys/devices/system/cpu/cpu{}/regs/identification/midr_el1", c)))
       if (const auto core = core_of_midr(*midr)) cores.push_back(*core);
   return cores;
 }
 
 // From sysfs (what the kernel probed), else glibc's sysconf, which is 0 on many Arm systems.
 nlohmann::json cache_line_bytes() {
-  if (const auto line = first_line_or_none("/sys/devices/system/cpu/cpu0/cache/index0/coherency_line_size"))
+  if (const auto line = read_first_line("/sys/devices/system/cpu/cpu0/cache/index0/coherency_line_size"))
     try {
       if (const int bytes = std::stoi(*line); bytes > 0) return bytes;
     } catch (const std::exception&) {
@@ -206,7 +201,7 @@ nlohmann::json collect_conditions() {
   if (arm && cores.empty()) cores = sysfs_arm_cores(std::thread::hardware_concurrency());
   std::string model = cpu.family == architecture_family(machine) ? cpu.model : "";
   if (arm && !cores.empty()) model = arm_model(cores);
-  const FirstLineReader read = first_line_or_none;
+  const FirstLineReader read = read_first_line;
   nlohmann::json conditions = {
       {"cpu_model", model.empty() ? nlohmann::json(nullptr) : nlohmann::json(model)},
       // Arm's MIDR fields of the first core (big.LITTLE parts: cpu_model lists every kind).

@@ -220,7 +220,10 @@ LaunchOutcome ProcessLauncher::run(const LaunchRequest& request, const ProtocolL
 
   pid_t pid = -1;
   int spawn_error = 0;
-  {
+  // posix_spawn reports a failed exec only where it can use vfork; elsewhere (qemu-user
+  // turns vfork into fork) the child exits 127 with the reason lost. Ask first.
+  if (access(request.executable.c_str(), X_OK) != 0) spawn_error = errno;
+  if (spawn_error == 0) {
     FullMaskForChild full_mask;
     spawn_error = posix_spawn(&pid, request.executable.c_str(), &actions, &attributes, argv.data(), envp.data());
   }

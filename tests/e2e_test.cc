@@ -12,6 +12,7 @@
 #include "src/process_launcher.h"
 #include "src/stats/statistics.h"
 #include "tests/cli_helpers.h"
+#include "tests/emulation.h"
 #include "tests/temp_dir.h"
 
 namespace abench {
@@ -157,8 +158,10 @@ TEST(EndToEnd, PairMatrixRunsOnEveryBackendWithABestOfColumn) {
 
 TEST(EndToEnd, CrossThreadMatrixRunsAndIsRefusedOnOneCpu) {
   testing::TempDir dir;
+  // Under qemu one handover takes milliseconds: batches long enough to hold several.
+  const char* batch_ms = testing::emulator_here() ? "100" : "0.5";
   const std::vector<std::string> args{"run", "--matrix", "xthread", "--size", "64", "--samples", "3", "--processes",
-                                      "1", "--min-batch-ms", "0.5"};
+                                      "1", "--min-batch-ms", batch_ms};
   auto with_out = [&](const char* name) {
     auto a = args;
     a.insert(a.end(), {"--out", (dir.path() / name).string()});

@@ -10,6 +10,7 @@
 
 #include "harness/perf_counters.h"
 #include "tests/cli_helpers.h"
+#include "tests/emulation.h"
 #include "tests/temp_dir.h"
 
 namespace abench {
@@ -22,12 +23,17 @@ using testing::CliResult;
 
 bool have_valgrind() { return access("/usr/bin/valgrind", X_OK) == 0; }
 
+// valgrind translates the machine code it runs; under qemu-user there is none of this
+// architecture to translate.
+constexpr const char* kNoCallgrindUnderEmulation = "callgrind cannot run an emulated worker";
+
 std::vector<std::string> instruction_run(const std::filesystem::path& out) {
   return {"run", "--matrix", "quick", "--measure", "instructions", "--workload", "allocate,append", "--size",
           "64,65536", "--align", "256", "--live", "1", "--processes", "1", "--no-counts", "--out", out.string()};
 }
 
 TEST(InstructionsEndToEnd, CountsAreIdenticalAcrossRunsAndTheGatePassesThem) {
+  ABENCH_SKIP_UNDER_EMULATION(kNoCallgrindUnderEmulation);
   if (!have_valgrind()) GTEST_SKIP() << "valgrind is not installed (scripts/setup.sh installs it)";
   testing::TempDir dir;
   ASSERT_EQ(run_cli(instruction_run(dir.path() / "a")).exit_code, 0);
@@ -75,6 +81,7 @@ TEST(InstructionsEndToEnd, CountsAreIdenticalAcrossRunsAndTheGatePassesThem) {
 // A compare of instruction counts names its unit everywhere and, counts being exact, gives a
 // verdict with the matrix's 2 processes (no rounds to reach a confidence).
 TEST(InstructionsEndToEnd, ACompareOfCountsNamesItsUnitAndNeedsNoRounds) {
+  ABENCH_SKIP_UNDER_EMULATION(kNoCallgrindUnderEmulation);
   if (!have_valgrind()) GTEST_SKIP() << "valgrind is not installed";
   testing::TempDir dir;
   const CliResult r = run_cli({"compare", "--baseline", "backend=system,label=A", "--candidate",
@@ -95,6 +102,7 @@ TEST(InstructionsEndToEnd, ACompareOfCountsNamesItsUnitAndNeedsNoRounds) {
 }
 
 TEST(InstructionsEndToEnd, TouchIsRefusedWithTheReason) {
+  ABENCH_SKIP_UNDER_EMULATION(kNoCallgrindUnderEmulation);
   if (!have_valgrind()) GTEST_SKIP() << "valgrind is not installed";
   testing::TempDir dir;
   const CliResult r = run_cli({"run", "--matrix", "quick", "--measure", "instructions", "--touch", "--backend",

@@ -1,5 +1,10 @@
 #include "src/machine/virtualization.h"
 
+#include <sys/utsname.h>
+
+#include <fstream>
+#include <sstream>
+
 #include <fmt/format.h>
 
 namespace abench {
@@ -8,6 +13,22 @@ namespace {
 bool starts_with(const std::string& text, const char* prefix) { return text.rfind(prefix, 0) == 0; }
 
 }  // namespace
+
+std::optional<std::string> read_first_line(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  if (!in || !std::getline(in, line)) return std::nullopt;
+  return line;
+}
+
+std::optional<std::string> emulator_of_this_process() {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  std::stringstream text;
+  text << cpuinfo.rdbuf();
+  utsname uts{};
+  uname(&uts);
+  return detect_emulator(read_first_line, parse_cpuinfo(text.str()), uts.machine);
+}
 
 std::string architecture_family(const std::string& machine) {
   if (machine == "x86_64" || (machine.size() == 4 && machine[0] == 'i' && machine.substr(2) == "86")) return "x86";

@@ -27,4 +27,11 @@ std::optional<std::string> detect_emulator(const FirstLineReader& read, const Cp
 // "x86" for x86_64 and i?86, "arm" for aarch64 and arm*, else the name itself.
 std::string architecture_family(const std::string& machine);
 
+// The FirstLineReader of the real file system.
+std::optional<std::string> read_first_line(const std::string& path);
+
+// detect_emulator for this process, from /proc/cpuinfo, uname and binfmt_misc (tests skip
+// what emulation makes meaningless with it).
+std::optional<std::string> emulator_of_this_process();
+
 }  // namespace abench
