@@ -78,7 +78,8 @@ class ReportEndToEnd : public ::testing::Test {
   // The verdicts the compare wrote for cells it has a figure for: each must be drawn.
   static std::set<std::string> drawn_verdicts() {
     std::set<std::string> verdicts;
-    for (const auto& row : file("compare.json")["rows"])
+    const nlohmann::json compare = file("compare.json");  // a range-for over a temporary's member dangles
+    for (const auto& row : compare["rows"])
       if (row["change"].is_number()) verdicts.insert(row["verdict"].get<std::string>());
     return verdicts;
   }
