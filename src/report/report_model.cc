@@ -31,6 +31,16 @@ std::string fact_text(const json& value) {
   return value.dump();
 }
 
+// put_change's fields (compare.json rows and gate.json cells write them alike).
+void read_judgement(const json& j, ReportChange& change) {
+  change.change = number_at(j, "change");
+  if (j.contains("interval") && j["interval"].is_array()) {
+    change.low = j["interval"][0].get<double>();
+    change.high = j["interval"][1].get<double>();
+  }
+  change.problem = text_at(j, "problem");
+}
+
 void read_results(const std::filesystem::path& file, ReportModel& model) {
   // load_results_file validates schema, version and every cell's samples, with errors that name the field.
   const StoredResults stored = load_results_file(file.string());
@@ -109,13 +119,8 @@ void read_compare(const std::filesystem::path& file, ReportModel& model) {
       change.workload = row.at("workload").get<std::string>();
       change.cell = cell_axes_label(row.at("size").get<std::uint64_t>(), row.at("requested_align").get<std::uint64_t>(),
                                     row.at("preferred_align").get<std::uint64_t>(), row.at("live").get<std::uint64_t>());
-      change.change = number_at(row, "change");
-      if (row.contains("interval") && row["interval"].is_array()) {
-        change.low = row["interval"][0].get<double>();
-        change.high = row["interval"][1].get<double>();
-      }
+      read_judgement(row, change);
       change.verdict = row.at("verdict").get<std::string>();
-      change.problem = text_at(row, "problem");
       model.changes.push_back(std::move(change));
     }
     for (const json& w : j.at("warnings")) model.warnings.push_back(fact_text(w));
@@ -149,13 +154,8 @@ void read_gate(const std::filesystem::path& file, ReportModel& model) {
       change.cell = cell_axes_label(std::stoull(parts[3]), std::stoull(parts[4].substr(0, colon)),
                                     std::stoull(parts[4].substr(colon == std::string::npos ? 0 : colon + 1)),
                                     std::stoull(parts[5]));
-      change.change = number_at(c, "change");
-      if (c.contains("interval") && c["interval"].is_array()) {
-        change.low = c["interval"][0].get<double>();
-        change.high = c["interval"][1].get<double>();
-      }
+      read_judgement(c, change);
       change.verdict = c.at("result").get<std::string>();
-      change.problem = text_at(c, "problem");
       change.threshold = number_at(c, "applied_threshold");
       model.changes.push_back(std::move(change));
     }
