@@ -161,7 +161,9 @@ CellReport measure_batches(const CellSpec& cell, std::uint64_t ops_per_iteration
   bool ok = true;
   // Perf measures: the group's counts over each batch; the sampler keeps only the last
   // `samples` batches, so the counts of every batch are kept and the tail taken after.
-  const std::vector<PerfEventSpec> events = perf_events_of(measure);
+  // The events as the PMU of the CPU this worker is pinned to counts them.
+  const PerfEventPlan perf = perf_events_here(measure);
+  const std::vector<PerfEventSpec>& events = perf.events;
   PerfGroup group;
   if (!events.empty())
     if (std::string why = group.open(events); !why.empty()) throw std::runtime_error(why);
@@ -189,6 +191,10 @@ CellReport measure_batches(const CellSpec& cell, std::uint64_t ops_per_iteration
   const std::size_t batches = batch_counts.size() / n, first = batches - run.batch_ns.size();
   for (std::size_t b = first; b < batches; ++b) {
     const std::uint64_t* counts = &batch_counts[b * n];
+    // A PMU that does not cover this CPU opens fine and counts nothing: no figure from it.
+    if (counts[0] == 0)
+      throw std::runtime_error(std::string(events[0].name) + " counted 0 over a timed batch (" + perf.source +
+                               "): the counter does not count this CPU, so no figure is reported");
     report.sample_ns_per_op.push_back(static_cast<double>(counts[0]) / ops);
     for (std::size_t e = 1; e < n; ++e)
       report.counter_samples_per_op[events[e].name].push_back(static_cast<double>(counts[e]) / ops);

@@ -11,18 +11,6 @@
 
 namespace abench {
 
-std::vector<PerfEventSpec> perf_events_of(Measure measure) {
-  if (measure == Measure::perf)
-    return {{"cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES},
-            {"instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS},
-            {"branch-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES}};
-  if (measure == Measure::perf_software)
-    return {{"task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK},
-            {"page-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS},
-            {"context-switches", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES}};
-  return {};
-}
-
 PerfGroup::~PerfGroup() {
   for (int fd : fds_) close(fd);
 }
@@ -63,7 +51,7 @@ void PerfGroup::read(std::vector<std::uint64_t>& counts) const {
 
 std::string perf_unavailable(Measure measure) {
   PerfGroup group;
-  return group.open(perf_events_of(measure));
+  return group.open(perf_events_here(measure).events);
 }
 
 }  // namespace abench

@@ -8,20 +8,10 @@
 #include <string>
 #include <vector>
 
+#include "harness/perf_events.h"
 #include "harness/protocol.h"
 
 namespace abench {
-
-struct PerfEventSpec {
-  const char* name;  // as perf(1) spells it
-  std::uint32_t type;
-  std::uint64_t config;
-};
-
-// The events of a perf measure; the first one is the leader and the cell's metric.
-// perf: cycles, instructions, branch-misses. perf-sw: task-clock (ns), page-faults,
-// context-switches, which kernels give even where the hypervisor hides the PMU.
-std::vector<PerfEventSpec> perf_events_of(Measure measure);
 
 class PerfGroup {
  public:
@@ -44,7 +34,8 @@ class PerfGroup {
   mutable std::vector<std::uint64_t> buffer_;  // the kernel's group record
 };
 
-// Whether this machine can count `measure`'s events here: "" yes, else the reason.
+// Whether this machine can count `measure`'s events here (perf_events_here): "" yes, else
+// the reason.
 std::string perf_unavailable(Measure measure);
 
 }  // namespace abench

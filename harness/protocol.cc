@@ -110,6 +110,7 @@ void to_json(nlohmann::json& j, const WorkerHello& h) {
        {"compiler", h.compiler},   {"cxx_flags", h.cxx_flags},
        {"git_revision", h.git_revision}, {"subject", h.subject},
        {"entry_set", h.entry_set}, {"entry_calls", h.entry_calls}};
+  if (!h.perf_events.empty()) j["perf_events"] = h.perf_events;
 }
 void from_json(const nlohmann::json& j, WorkerHello& h) {
   read_field(j, "backend", h.backend);
@@ -123,6 +124,7 @@ void from_json(const nlohmann::json& j, WorkerHello& h) {
   h.git_revision = j.value("git_revision", "");
   h.subject = j.value("subject", "");
   h.entry_set = j.value("entry_set", "");
+  h.perf_events = j.value("perf_events", "");
   h.entry_calls = j.value("entry_calls", "");
 }
 

@@ -86,6 +86,7 @@ struct WorkerHello {
   std::string subject;  // "built-in buffer model", or the plugin's name, version and kind
   std::string entry_set;    // the entry-point set the cells call ("" before a request: --self-check)
   std::string entry_calls;  // what that set calls for each operation
+  std::string perf_events;  // perf measures: which PMU counts the events, and how asked
 };
 
 struct CellReport {

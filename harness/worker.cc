@@ -259,14 +259,17 @@ int worker_main(int argc, char** argv) {
   if (request.mode == WorkerMode::time && request.measure == Measure::instructions)
     if (std::string why = instruction_counting_unavailable(); !why.empty())
       return fatal("cannot count instructions: " + why);
-  if (request.mode == WorkerMode::time && is_perf(request.measure))
-    if (std::string why = perf_unavailable(request.measure); !why.empty())
-      return fatal(std::string("--measure ") + name_of(request.measure) + ": not supported here: " + why);
 
   if (request.pin) {
     const PinResult pin = pin_to_cpu(request.cpu);
     if (!pin.error.empty()) return fatal(pin.error);
     hello.pinned_cpu = pin.cpu;
+  }
+  // After pinning: on a big.LITTLE machine the PMU depends on the CPU.
+  if (request.mode == WorkerMode::time && is_perf(request.measure)) {
+    if (std::string why = perf_unavailable(request.measure); !why.empty())
+      return fatal(std::string("--measure ") + name_of(request.measure) + ": not supported here: " + why);
+    hello.perf_events = perf_events_here(request.measure).source;
   }
   hello.order = cell_order(request);
   request.sampler.on_warmed_up = report_warmed_up;

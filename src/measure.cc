@@ -16,6 +16,7 @@
 #include "harness/perf_counters.h"
 #include "src/conditions.h"
 #include "src/errors.h"
+#include "src/machine/virtualization.h"
 #include "src/exports/format_registry.h"
 #include "src/orchestrator.h"
 #include "src/process_launcher.h"
@@ -130,6 +131,12 @@ void apply_overrides(Matrix& m, const MeasureOptions& o, const std::vector<std::
                                        ? "Use --measure instructions (callgrind) for deterministic figures, or "
                                          "perf-sw for the software counters"
                                        : "Check /proc/sys/kernel/perf_event_paranoid"));
+  // callgrind translates the machine's own code; inside qemu-user there is none of it.
+  if (p.measure == Measure::instructions)
+    if (const auto emulator = emulator_of_this_process())
+      throw UsageError(fmt::format("--measure instructions: not supported under emulation ({}): callgrind cannot run "
+                                   "an emulated worker; nothing was measured. Count on the machine itself",
+                                   *emulator));
   if (p.measure == Measure::instructions && !o.samples) p.samples = 1;  // every sample would be the same
   if (o.samples) p.samples = *o.samples;
   if (o.processes) p.processes = *o.processes;

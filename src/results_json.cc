@@ -74,6 +74,7 @@ nlohmann::json worker_json(const RunResults& r, const WorkerRecord& w) {
     j["pid"] = w.hello->pid;
     j["pinned_cpu"] = w.hello->pinned_cpu < 0 ? nlohmann::json(nullptr) : nlohmann::json(w.hello->pinned_cpu);
     j["order"] = w.hello->order;
+    if (!w.hello->perf_events.empty()) j["perf_events"] = w.hello->perf_events;
   }
   if (!w.protocol_error.empty()) j["error"] = w.protocol_error;
   if (!w.outcome.stderr_tail.empty()) j["stderr_tail"] = w.outcome.stderr_tail;

@@ -294,9 +294,14 @@ TEST(InterruptEndToEnd, ASigkilledAbenchLeavesNoWorkerBehind) {
   // outlived abench, where a worker still measuring would end on its own.
   Background abench(fault_args("hang:64", out), dir.path());
   ASSERT_TRUE(wait_for_measurements(out / "results.json", 3, 60)) << read_file(abench.err);  // the plain side's
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
-  const std::vector<pid_t> workers = children_of(abench.pid);
-  ASSERT_FALSE(workers.empty());
+  // The hanging worker may not have been started yet (under qemu a worker takes a while to
+  // start): wait for abench to have a child.
+  std::vector<pid_t> workers;
+  for (int tries = 0; tries < 300 && workers.empty(); ++tries) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    workers = children_of(abench.pid);
+  }
+  ASSERT_FALSE(workers.empty()) << read_file(abench.err);
   kill(abench.pid, SIGKILL);
   abench.wait_exit();
   std::this_thread::sleep_for(std::chrono::milliseconds(500));

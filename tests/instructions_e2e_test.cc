@@ -101,6 +101,16 @@ TEST(InstructionsEndToEnd, ACompareOfCountsNamesItsUnitAndNeedsNoRounds) {
   EXPECT_EQ(json["processes_per_side"], 2);
 }
 
+TEST(InstructionsEndToEnd, UnderEmulationTheyAreRefusedBeforeAnythingRuns) {
+  if (!testing::emulator_here())
+    GTEST_SKIP() << "not emulated: callgrind runs here (CountsAreIdenticalAcrossRunsAndTheGatePassesThem)";
+  testing::TempDir dir;
+  const CliResult r = run_cli(instruction_run(dir.path() / "a"));
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("--measure instructions: not supported under emulation ("), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "a"));
+}
+
 TEST(InstructionsEndToEnd, TouchIsRefusedWithTheReason) {
   ABENCH_SKIP_UNDER_EMULATION(kNoCallgrindUnderEmulation);
   if (!have_valgrind()) GTEST_SKIP() << "valgrind is not installed";

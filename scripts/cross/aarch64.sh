@@ -30,6 +30,7 @@ abench_cross_sysroot() {
   wanted="bookworm arm64 ${ABENCH_SYSROOT_PACKAGES[*]}"
   if [[ -f "$stamp" && "$(cat "$stamp")" == "$wanted" ]]; then
     echo "abench: arm64 sysroot up to date: $ABENCH_SYSROOT" >&2
+    abench_cross_unshadow
     return 0
   fi
   local partial="$ABENCH_SYSROOT.partial"
@@ -42,4 +43,12 @@ abench_cross_sysroot() {
   echo "$wanted" > "$partial/.abench-packages"
   rm -rf "$ABENCH_SYSROOT"
   mv "$partial" "$ABENCH_SYSROOT"
+  abench_cross_unshadow
+}
+
+# qemu opens an absolute path under QEMU_LD_PREFIX when it exists there: the sysroot's empty
+# mount points (and /tmp) would hide the host's /proc, /sys and /tmp from a listing (no
+# processes in /proc).
+abench_cross_unshadow() {
+  rmdir "$ABENCH_SYSROOT/proc" "$ABENCH_SYSROOT/sys" "$ABENCH_SYSROOT/tmp" 2>/dev/null || true
 }
