@@ -159,6 +159,7 @@ TEST(PerfEndToEnd, SoftwareCountersAreReadAroundEveryBatch) {
   EXPECT_EQ(json["protocol"]["measure"], "perf-sw");
   EXPECT_EQ(json["protocol"]["perf_mode"]["events"],
             nlohmann::json::array({"task-clock", "page-faults", "context-switches"}));
+  for (const auto& worker : json["workers"]) EXPECT_EQ(worker["perf_events"], "kernel software events");
   ASSERT_EQ(json["cells"].size(), 4u);
   for (const auto& cell : json["cells"]) {
     ASSERT_EQ(cell["status"], "ok") << cell.dump();
