@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include "harness/cpu_list.h"
+
 namespace abench {
 
 std::vector<PerfEventSpec> perf_events_of(Measure measure) {
@@ -19,25 +21,6 @@ std::vector<PerfEventSpec> perf_events_of(Measure measure) {
             {"page-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS},
             {"context-switches", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES}};
   return {};
-}
-
-bool cpu_list_holds(const std::string& list, int cpu) {
-  std::size_t at = 0;
-  while (at < list.size()) {
-    std::size_t end = list.find(',', at);
-    if (end == std::string::npos) end = list.size();
-    const std::string part = list.substr(at, end - at);
-    at = end + 1;
-    try {
-      const std::size_t dash = part.find('-');
-      const int lo = std::stoi(part.substr(0, dash));
-      const int hi = dash == std::string::npos ? lo : std::stoi(part.substr(dash + 1));
-      if (cpu >= lo && cpu <= hi) return true;
-    } catch (const std::exception&) {
-      return false;  // not a CPU list: holds nothing
-    }
-  }
-  return false;
 }
 
 namespace {

@@ -47,7 +47,4 @@ PerfEventPlan perf_events_for(Measure measure, int cpu, const std::string& archi
 // perf_events_for the CPU the calling thread runs on, from the running kernel.
 PerfEventPlan perf_events_here(Measure measure);
 
-// Whether a kernel CPU list ("0-3,8,10-11") holds `cpu`.
-bool cpu_list_holds(const std::string& list, int cpu);
-
 }  // namespace abench

@@ -16,6 +16,7 @@
 
 #include "build_info.h"
 #include "git_revision.h"
+#include "harness/cpu_list.h"
 #include "src/machine/cpu_identity.h"
 #include "src/machine/virtualization.h"
 
@@ -120,20 +121,8 @@ nlohmann::json damon_state() {
 }
 
 std::vector<int> isolated_cpus() {
-  std::vector<int> cpus;
-  auto line = first_line_of("/sys/devices/system/cpu/isolated");
-  if (line.is_null()) return cpus;
-  std::stringstream in(line.get<std::string>());
-  for (std::string part; std::getline(in, part, ',');) {
-    const auto dash = part.find('-');
-    try {
-      const int lo = std::stoi(part.substr(0, dash));
-      const int hi = dash == std::string::npos ? lo : std::stoi(part.substr(dash + 1));
-      for (int c = lo; c <= hi; ++c) cpus.push_back(c);
-    } catch (const std::exception&) {
-    }
-  }
-  return cpus;
+  const auto line = first_line_of("/sys/devices/system/cpu/isolated");
+  return line.is_string() ? parse_cpu_list(line.get<std::string>()) : std::vector<int>{};
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 
+#include "harness/cpu_list.h"
 #include "harness/perf_counters.h"
 
 namespace abench {
@@ -109,6 +110,9 @@ TEST(PerfEvents, BrokenSysfsFilesFallBackToTheGenericEvents) {
 }
 
 TEST(PerfEvents, KernelCpuLists) {
+  EXPECT_EQ(parse_cpu_list("0-3,8,10-11"), (std::vector<int>{0, 1, 2, 3, 8, 10, 11}));
+  EXPECT_EQ(parse_cpu_list("2,x,5-4,7"), (std::vector<int>{2, 7}));  // what cannot be read is left out
+  EXPECT_TRUE(parse_cpu_list("0-2000000000").empty());
   EXPECT_TRUE(cpu_list_holds("0-3,8,10-11", 0));
   EXPECT_TRUE(cpu_list_holds("0-3,8,10-11", 8));
   EXPECT_TRUE(cpu_list_holds("0-3,8,10-11", 11));
