@@ -4,6 +4,7 @@
 #include <cmath>
 #include <fstream>
 #include <iterator>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -85,9 +86,10 @@ int calibrate_command(const CalibrateOptions& o, const std::vector<std::string>&
     use_side_by_side_protocol(matrix, o.measure);
     require_unchanged_build(workers, matrix);
   }
-  const Plan plan = side_by_side       ? side_by_side_plan(workers, matrix)
-                    : o.variant.empty() ? make_plan(matrix, matrix.protocol.seed)
-                                        : make_variant_plan(matrix, variants, matrix.protocol.seed);
+  const Plan plan = shard_if_asked(side_by_side       ? side_by_side_plan(workers, matrix)
+                                   : o.variant.empty() ? make_plan(matrix, matrix.protocol.seed)
+                                                       : make_variant_plan(matrix, variants, matrix.protocol.seed),
+                                   matrix, o.measure);
   if (!side_by_side) {
     ProcessLauncher launcher;
     preflight_variants(plan.variants, matrix.protocol.counts, launcher);
@@ -101,6 +103,7 @@ int calibrate_command(const CalibrateOptions& o, const std::vector<std::string>&
       if (!cell.samples.empty()) medians[cell.key].push_back(median_of_medians(cell.samples));
   std::size_t failed = 0;
   nlohmann::json conditions;
+  std::set<std::string> measured_keys;  // a shard measures some of the stored cells
   for (int run = 0; run < o.runs; ++run) {
     const auto run_dir = dir / fmt::format("run{}", run + 1);
     std::filesystem::create_directories(run_dir);
@@ -109,6 +112,7 @@ int calibrate_command(const CalibrateOptions& o, const std::vector<std::string>&
     failed += totals_of(results).failed;
     const StoredResults measured = results_from_json(results_to_json(results), (run_dir / "results.json").string());
     conditions = measured.conditions;
+    for (const StoredCell& cell : measured.cells) measured_keys.insert(cell.key);
     if (side_by_side) {
       for (const GatePair& pair : pair_results(measured, measured))
         if (pair.problem.empty() && !pair.before.empty() && !pair.after.empty()) {
@@ -123,6 +127,7 @@ int calibrate_command(const CalibrateOptions& o, const std::vector<std::string>&
         if (!cell.samples.empty()) medians[cell.key].push_back(median_of_medians(cell.samples));
     }
   }
+  if (plan.shard) std::erase_if(medians, [&](const auto& entry) { return !measured_keys.contains(entry.first); });
   for (const auto& [key, values] : medians) {
     double floor = 0;  // the largest change between any two of the runs
     for (std::size_t i = 0; i < values.size(); ++i)
@@ -136,7 +141,7 @@ int calibrate_command(const CalibrateOptions& o, const std::vector<std::string>&
     cells[key] = floor;
     floors.push_back(floor);
   }
-  const nlohmann::json noise{
+  nlohmann::json noise{
       {"schema", "abench.noise"},
       {"schema_version", 1},
       {"method", side_by_side ? "largest |change| between the two sides of interleaved A/A runs of the stored "
@@ -147,15 +152,25 @@ int calibrate_command(const CalibrateOptions& o, const std::vector<std::string>&
       {"processes", matrix.protocol.processes},
       {"conditions", conditions},
       {"cells", cells}};
-  std::filesystem::create_directories(store);
-  write_file_atomically(store / "noise.json", noise.dump(2) + "\n");
+  if (plan.shard) {
+    // Part of the floors: stored only when abench merge has them all.
+    noise["shard"] = {{"index", plan.shard->index}, {"count", plan.shard->count}};
+    noise["baseline"] = o.save_noise;
+  } else {
+    std::filesystem::create_directories(store);
+    write_file_atomically(store / "noise.json", noise.dump(2) + "\n");
+  }
   write_file_atomically(dir / "noise.json", noise.dump(2) + "\n");
   std::sort(floors.begin(), floors.end());
   if (!floors.empty())
     fmt::print("noise floors of {} cells over {} {}: median {:.2f}%, 90th percentile {:.2f}%, largest {:.2f}%\n",
                floors.size(), o.runs, side_by_side ? "interleaved A/A runs of the stored workers" : "runs",
                floors[floors.size() / 2] * 100, floors[floors.size() * 9 / 10] * 100, floors.back() * 100);
-  fmt::print("stored: {}\n", (store / "noise.json").string());
+  if (plan.shard)
+    fmt::print("shard {}/{}: {}; abench merge joins the shards' floors and stores them as '{}'\n", plan.shard->index,
+               plan.shard->count, (dir / "noise.json").string(), o.save_noise);
+  else
+    fmt::print("stored: {}\n", (store / "noise.json").string());
   return failed ? kExitMeasurementFailed : kExitOk;
 }
 

@@ -46,7 +46,7 @@ int compare_command(const CompareOptions& o, const std::vector<std::string>& com
     throw UsageError(fmt::format("--baseline stands for {} variants and --candidate for {}: name the "
                                  "backend and policy on both sides or on neither", baselines.size(),
                                  candidates.size()));
-  Plan plan = make_compare_plan(matrix, baselines, candidates, matrix.protocol.seed);
+  Plan plan = shard_if_asked(make_compare_plan(matrix, baselines, candidates, matrix.protocol.seed), matrix, o.measure);
   ProcessLauncher launcher;
   preflight_variants(plan.variants, matrix.protocol.counts, launcher);
   const bool resume = !o.measure.resume.empty();

@@ -221,6 +221,9 @@ int gate_command(const GateCommandOptions& o, const std::vector<std::string>& co
     if (std::filesystem::exists(beside)) noise = load_noise_file(beside.string());
   }
   if (!o.candidate.empty()) {
+    if (o.measure.shard)
+      throw UsageError("option --shard: with --candidate the gate measures nothing, so there is nothing to shard; "
+                       "gate the merged results (abench merge) instead");
     if (!o.measure.formats.empty())
       throw UsageError("option --format: with --candidate the gate measures nothing, so there is nothing new to export; "
                        "export with the run that wrote the candidate's results");
@@ -248,7 +251,7 @@ int gate_command(const GateCommandOptions& o, const std::vector<std::string>& co
   const bool side_by_side = !o.stored_figures && !workers.empty() && matrix.protocol.measure != Measure::instructions;
   if (side_by_side) {
     use_side_by_side_protocol(matrix, measure);
-    Plan plan = side_by_side_plan(workers, matrix);
+    Plan plan = shard_if_asked(side_by_side_plan(workers, matrix), matrix, measure);
     const auto dir = prepare_output_dir(o.out, "gate-" + matrix.name);
     const RunResults results = execute_plan(std::move(plan), matrix, dir, command_line);
     throw_if_interrupted(results, dir, nullptr);
@@ -258,13 +261,20 @@ int gate_command(const GateCommandOptions& o, const std::vector<std::string>& co
     if (std::string note = drift_note(before, measured); !note.empty()) verdict.notes.insert(verdict.notes.begin(), note);
     return report_gate(std::move(verdict), dir, !o.measure.no_report);
   }
-  Plan plan = make_plan(matrix, matrix.protocol.seed);
+  Plan plan = shard_if_asked(make_plan(matrix, matrix.protocol.seed), matrix, measure);
   const auto dir = prepare_output_dir(o.out, "gate-" + matrix.name);
   const RunResults results = execute_plan(std::move(plan), matrix, dir, command_line);
   throw_if_interrupted(results, dir, nullptr);
   write_formats(dir, results, measure.formats);
   const StoredResults after = results_from_json(results_to_json(results), (dir / "results.json").string());
-  GateVerdict verdict = evaluate_gate(pair_results(before, after), rules, noise, CompareSettings{});
+  // A shard is judged against the baseline's cells of that shard; merge joins the verdicts.
+  StoredResults judged_before = before;
+  if (results.plan.shard) {
+    std::set<std::string> measured;
+    for (const StoredCell& cell : after.cells) measured.insert(cell.key);
+    std::erase_if(judged_before.cells, [&](const StoredCell& cell) { return !measured.contains(cell.key); });
+  }
+  GateVerdict verdict = evaluate_gate(pair_results(judged_before, after), rules, noise, CompareSettings{});
   add_environment_warnings(verdict, before, after);
   if (!untrusted_workers.empty() && !o.stored_figures)
     verdict.notes.push_back(fmt::format("The workers in {} were not run: that baseline is not one abench stored under "

@@ -27,7 +27,7 @@ CLI::App* register_run_command(CLI::App& app, RunOptions& o) {
 int run_command(const RunOptions& o, const std::vector<std::string>& command_line) {
   if (o.save_baseline) baseline_store(*o.save_baseline, "--save-baseline");  // checked before anything runs
   const Matrix matrix = load_measure_matrix(o.measure, built_backends());
-  Plan plan = make_plan(matrix, matrix.protocol.seed);
+  Plan plan = shard_if_asked(make_plan(matrix, matrix.protocol.seed), matrix, o.measure);
   const bool resume = !o.measure.resume.empty();
   const auto dir = prepare_output_dir(o.out, matrix.name, resume);  // after all validation
   const auto start = std::chrono::steady_clock::now();

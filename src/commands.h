@@ -27,6 +27,7 @@ struct MeasureOptions {
   std::vector<std::string> formats;  // src/exports/format_registry.h
   bool no_report = false;            // skip report.html and report/ (src/report/)
   std::optional<std::string> entry;  // entry-point set for every backend
+  std::optional<std::string> shard;  // "K/N": measure only shard K of the plan (src/plan/shard.h)
   // run, compare: the directory of the interrupted run this one continues (main() has
   // replaced the command line by the one stored there).
   std::string resume;
@@ -89,6 +90,15 @@ struct ReportOptions {
 };
 CLI::App* register_report_command(CLI::App& app, ReportOptions& options);
 int report_command(const ReportOptions& options);
+
+struct MergeOptions {
+  std::vector<std::string> dirs;
+  std::string out;
+  bool across_machines = false;
+  bool no_report = false;
+};
+CLI::App* register_merge_command(CLI::App& app, MergeOptions& options);
+int merge_command(const MergeOptions& options, const std::vector<std::string>& command_line);
 
 CLI::App* register_list_command(CLI::App& app);
 int list_command();

@@ -1,5 +1,6 @@
 #include "src/gate.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <set>
@@ -83,6 +84,11 @@ GateRules load_gate_rules(const std::string& path) {
   }
   return rules;
 }
+
+namespace {
+constexpr GateOutcome kOutcomes[] = {GateOutcome::pass, GateOutcome::regression, GateOutcome::improvement,
+                                     GateOutcome::undecided, GateOutcome::failed};
+}  // namespace
 
 std::string_view name_of(GateOutcome outcome) {
   switch (outcome) {
@@ -212,6 +218,7 @@ nlohmann::json gate_json(const GateVerdict& v) {
                      {"applied_threshold", c.applied}, {"result", name_of(c.outcome)},
                      {"pass", c.outcome == GateOutcome::pass || c.outcome == GateOutcome::improvement}};
     put_change(j, c.judgement, c.problem);
+    if (c.judgement) j["call"] = name_of(c.judgement->call);
     cells.push_back(std::move(j));
   }
   return {{"schema", "abench.gate"},        {"schema_version", 1},
@@ -221,6 +228,49 @@ nlohmann::json gate_json(const GateVerdict& v) {
           {"warnings", v.warnings},
           {"notes", v.notes},
           {"cells", cells}};
+}
+
+GateVerdict gate_verdict_from_json(const nlohmann::json& j, const std::string& path) {
+  GateVerdict v;
+  try {
+    if (j.value("schema", "") != "abench.gate")
+      throw UsageError(fmt::format("{}: field 'schema' is not \"abench.gate\"", path));
+    for (const auto& c : j.at("cells")) {
+      GateCell cell;
+      cell.key = c.at("cell").get<std::string>();
+      cell.metric = c.at("metric").get<std::string>();
+      cell.threshold = c.at("threshold").get<double>();
+      cell.noise_floor = c.at("noise_floor").get<double>();
+      cell.applied = c.at("applied_threshold").get<double>();
+      const std::string result = c.at("result").get<std::string>();
+      const auto outcome = std::find_if(std::begin(kOutcomes), std::end(kOutcomes),
+                                        [&](GateOutcome o) { return name_of(o) == result; });
+      if (outcome == std::end(kOutcomes))
+        throw UsageError(fmt::format("{}: cell '{}': field 'result' is '{}', not a gate outcome", path, cell.key, result));
+      cell.outcome = *outcome;
+      cell.problem = c.value("problem", "");
+      if (c.at("change").is_number()) {
+        Judgement judgement;
+        judgement.change = c["change"].get<double>();
+        judgement.low = c.at("interval").at(0).get<double>();
+        judgement.high = c.at("interval").at(1).get<double>();
+        judgement.coverage = c.at("coverage").get<double>();
+        judgement.paired = c.at("paired").get<bool>();
+        judgement.replicates = c.at("replicates").get<int>();
+        const std::string call = c.value("call", "");
+        for (Call named : {Call::slower, Call::faster, Call::unchanged, Call::undecided})
+          if (name_of(named) == call) judgement.call = named;
+        cell.judgement = judgement;
+      }
+      v.cells.push_back(std::move(cell));
+    }
+    v.warnings = j.at("warnings").get<std::vector<std::string>>();
+    v.notes = j.at("notes").get<std::vector<std::string>>();
+  } catch (const nlohmann::json::exception& e) {
+    throw UsageError(fmt::format("{} is not an abench gate file: {}", path, e.what()));
+  }
+  recount(v);
+  return v;
 }
 
 }  // namespace abench

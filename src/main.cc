@@ -27,6 +27,8 @@ int main(int argc, char** argv) {
   CLI::App* calibrate = abench::register_calibrate_command(app, calibrate_options);
   abench::ReportOptions report_options;
   CLI::App* report = abench::register_report_command(app, report_options);
+  abench::MergeOptions merge_options;
+  CLI::App* merge = abench::register_merge_command(app, merge_options);
   CLI::App* list = abench::register_list_command(app);
   abench::install_interrupt_handlers();
   // Past a file size limit a write fails with EFBIG, reported as the environment's failure,
@@ -65,6 +67,7 @@ int main(int argc, char** argv) {
     if (gate->parsed()) return abench::gate_command(gate_options, args);
     if (calibrate->parsed()) return abench::calibrate_command(calibrate_options, args);
     if (report->parsed()) return abench::report_command(report_options);
+    if (merge->parsed()) return abench::merge_command(merge_options, args);
     if (list->parsed()) return abench::list_command();
   } catch (const abench::Interrupted& e) {
     std::fprintf(stderr, "abench: interrupted (%s): %s\n", sigabbrev_np(e.signal), e.what());

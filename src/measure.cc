@@ -19,6 +19,7 @@
 #include "src/machine/virtualization.h"
 #include "src/exports/format_registry.h"
 #include "src/orchestrator.h"
+#include "src/plan/shard.h"
 #include "src/process_launcher.h"
 #include "src/progress.h"
 #include "src/run/resume.h"
@@ -211,6 +212,10 @@ void add_measure_options(CLI::App& cmd, MeasureOptions& o) {
                        : fmt::format("'{}' is not a whole number from 0 to 18446744073709551615", text);
           },
           "UINT"));
+  cmd.add_option("--shard", o.shard,
+                 "K/N: measure only shard K of N of the plan (cells dealt by expected cost, both sides of a cell "
+                 "together; the same on every machine for the same matrix, protocol and seed); abench merge joins "
+                 "the shards' directories (docs/ci.md)");
   cmd.add_option("--worker-timeout", o.worker_timeout_s, "Seconds before a worker is killed (default: from the cell count)")
       ->check(finite_between(0.1, 604800, "s"));
 }
@@ -237,6 +242,13 @@ std::vector<std::string> command_line_to_parse(int argc, char** argv, std::strin
 }
 
 Matrix matrix_of_results(const nlohmann::json& results, const MeasureOptions& o, const std::vector<std::string>& built) {
+  Matrix m = matrix_as_stored(results, built);
+  apply_overrides(m, o, built);
+  check_formats(o.formats, m.protocol.measure);
+  return m;
+}
+
+Matrix matrix_as_stored(const nlohmann::json& results, const std::vector<std::string>& built) {
   Matrix m;
   try {
     const auto& axes = results.at("matrix");
@@ -266,14 +278,13 @@ Matrix matrix_of_results(const nlohmann::json& results, const MeasureOptions& o,
     r.counts = p.value("counts", true);
     r.pin = p.value("pin", true);
     r.cpu = p.at("cpu").is_number() ? p.at("cpu").get<int>() : -1;
+    r.worker_timeout_s = p.value("worker_timeout_s", 0.0);
     // The same seed gives every process the cell order its baseline process had, so the
     // allocator history behind each cell is the same on both sides.
     r.seed = p.value("seed", std::uint64_t{0});
   } catch (const nlohmann::json::exception& e) {
     throw UsageError(std::string("the baseline's results.json lacks its matrix or protocol: ") + e.what());
   }
-  apply_overrides(m, o, built);
-  check_formats(o.formats, m.protocol.measure);
   return m;
 }
 
@@ -283,9 +294,18 @@ Matrix load_measure_matrix(const MeasureOptions& o, const std::vector<std::strin
   check_formats(o.formats, matrix.protocol.measure);
   // Deterministic mode repeats exactly only with the same cell orders: a fixed seed.
   if (matrix.protocol.seed == 0 && matrix.protocol.measure == Measure::instructions) matrix.protocol.seed = 1;
+  // Every shard must plan the same cell orders, and merge refuses shards of two seeds.
+  if (matrix.protocol.seed == 0 && o.shard)
+    throw UsageError("option --shard: give every shard the same --seed (e.g. --seed 1, or the CI run's number): each "
+                     "machine would draw its own from the clock, and shards of different seeds do not merge");
   if (matrix.protocol.seed == 0)
     matrix.protocol.seed = std::random_device{}() | (std::uint64_t{std::random_device{}()} << 32) | 1;
   return matrix;
+}
+
+Plan shard_if_asked(Plan plan, const Matrix& matrix, const MeasureOptions& options) {
+  if (!options.shard) return plan;
+  return shard_plan(std::move(plan), matrix.protocol, parse_shard(*options.shard, "--shard"));
 }
 
 void use_paired_protocol(RunProtocol& protocol, const MeasureOptions& options, double confidence) {

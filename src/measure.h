@@ -17,6 +17,9 @@ void add_measure_options(CLI::App& command, MeasureOptions& options);
 // --resume DIR, for the help text: main() handles it before parsing (command_line_to_parse).
 void add_resume_option(CLI::App& command);
 
+// The plan, or with --shard K/N its shard K (src/plan/shard.h).
+Plan shard_if_asked(Plan plan, const Matrix& matrix, const MeasureOptions& options);
+
 // Loads the matrix, applies the command line's axes and protocol values, draws the seed.
 Matrix load_measure_matrix(const MeasureOptions& options, const std::vector<std::string>& built);
 
@@ -37,6 +40,10 @@ void use_paired_protocol(RunProtocol& protocol, const MeasureOptions& options, d
 // exactly like its baseline unless told otherwise.
 Matrix matrix_of_results(const nlohmann::json& results, const MeasureOptions& options,
                          const std::vector<std::string>& built);
+
+// The same without the command line: the matrix and protocol exactly as stored. `built`:
+// the backends it may name (parse_backend).
+Matrix matrix_as_stored(const nlohmann::json& results, const std::vector<std::string>& built);
 
 // --out or results/<UTC time>-<name>; refuses a directory that already holds results,
 // unless it is the interrupted run being resumed.

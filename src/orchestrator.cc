@@ -331,7 +331,11 @@ WorkerRequest make_worker_request(const RunResults& results, const Job& job) {
 
 void lay_out_cells(RunResults& results) {
   results.cells.clear();
-  for (const auto& cell : results.plan.cells) results.cells.push_back({cell, std::nullopt, {}, {}, "", "", {}, false});
+  for (const auto& cell : results.plan.cells) {
+    CellRecord record;
+    record.cell = cell;
+    results.cells.push_back(std::move(record));
+  }
   results.workers.clear();
 }
 

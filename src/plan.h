@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,14 @@ struct Job {
   bool continuation = false;
 };
 
+// Which part of a whole plan a sharded plan is: cell i here is cell plan_ids[i] there.
+struct PlanShard {
+  int index = 1, count = 1;  // K of N
+  std::size_t plan_cells = 0;  // cells of the whole plan
+  std::vector<int> plan_ids;
+  double expected_s = 0, plan_expected_s = 0;  // expected cost of this shard, of the whole plan
+};
+
 struct Plan {
   std::vector<Variant> variants;
   std::vector<PlannedCell> cells;
@@ -43,6 +52,8 @@ struct Plan {
   // measuring the same work on the other side, and both are measured at one iteration
   // count. Empty for run.
   std::vector<int> partner;
+  // Set when this is one shard of a larger plan (src/plan/shard.h).
+  std::optional<PlanShard> shard;
 };
 
 // With protocol.counts, every (variant, cell) also gets one counting process of its own

@@ -102,6 +102,7 @@ CellSummary summarize(const CellRecord& record, int expected_processes, Measure 
 const WorkerHello* hello_of_variant(const RunResults& results, std::size_t variant) {
   for (const auto& w : results.workers)
     if (w.job.variant == variant && w.hello) return &*w.hello;
+  if (variant < results.stored_hellos.size() && results.stored_hellos[variant]) return &*results.stored_hellos[variant];
   return nullptr;
 }
 

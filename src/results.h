@@ -48,6 +48,9 @@ struct CellRecord {
   // or failed or refused: what --resume skips.
   std::vector<int> rounds_done;
   bool counting_done = false;
+  // Merged results (abench merge): the shard that measured this cell, and on which machine.
+  int shard = 0;
+  std::string machine_fingerprint;
 };
 
 struct WorkerRecord {
@@ -69,7 +72,11 @@ struct RunResults {
   std::string run_id;  // unique per run: only cells of one run are paired round by round
   std::vector<CellRecord> cells;  // indexed by cell id
   std::vector<WorkerRecord> workers;
-  nlohmann::json earlier_workers = nlohmann::json::array();  // a resumed run's, as stored
+  nlohmann::json earlier_workers = nlohmann::json::array();  // a resumed or merged run's, as stored
+  // What the workers of each variant said at start-up where none of them ran in this
+  // process (merged results): read back from the stored variants. Indexed by variant.
+  std::vector<std::optional<WorkerHello>> stored_hellos;
+  nlohmann::json merge;  // merged results: how, and from which shards (null otherwise)
   bool complete = false;
   int interrupted_by = 0;  // the signal that stopped the run, 0 if none
 };

@@ -155,6 +155,10 @@ nlohmann::json results_to_json(const RunResults& r) {
                      {"finished_rounds", finished_rounds(record)},
                      {"counting_finished", record.counting_done}});
     if (!s.counters_per_op.empty()) cells.back()["counters_per_op"] = s.counters_per_op;
+    if (record.shard > 0) {
+      cells.back()["shard"] = record.shard;
+      cells.back()["machine_fingerprint"] = record.machine_fingerprint;
+    }
     if (spec.workload == Workload::xthread && s.ns_per_op && r.protocol.measure == Measure::time)
       cells.back()["objects_per_second"] = 1e9 / *s.ns_per_op;
     if (record.counts) {
@@ -168,7 +172,7 @@ nlohmann::json results_to_json(const RunResults& r) {
   nlohmann::json workers = r.earlier_workers;
   for (const auto& w : r.workers) workers.push_back(worker_json(r, w));
 
-  return {{"schema", "abench.results"},
+  nlohmann::json out = {{"schema", "abench.results"},
           {"schema_version", kResultsSchemaVersion},
           {"complete", r.complete},
           {"interrupted_by", r.interrupted_by ? nlohmann::json(sigabbrev_np(r.interrupted_by)) : nlohmann::json(nullptr)},
@@ -182,6 +186,15 @@ nlohmann::json results_to_json(const RunResults& r) {
           {"variants", variants},
           {"workers", workers},
           {"cells", cells}};
+  if (const auto& shard = r.plan.shard)
+    out["shard"] = {{"index", shard->index},
+                    {"count", shard->count},
+                    {"plan_cells", shard->plan_cells},
+                    {"plan_ids", shard->plan_ids},
+                    {"expected_s", shard->expected_s},
+                    {"plan_expected_s", shard->plan_expected_s}};
+  if (!r.merge.is_null()) out["merge"] = r.merge;
+  return out;
 }
 
 void write_result_files(const std::filesystem::path& dir, const RunResults& results) {

@@ -36,7 +36,9 @@ std::string gnuplot_string(std::string_view text) {
   return out + "\"";
 }
 
-void run_gnuplot(const std::filesystem::path& script, const std::filesystem::path& work_dir) {
+void run_gnuplot(const std::filesystem::path& script, const std::filesystem::path& relative_work_dir) {
+  // Absolute: the spawn changes into it before it opens the messages file under it.
+  const std::filesystem::path work_dir = std::filesystem::absolute(relative_work_dir);
   const std::filesystem::path messages = work_dir / (script.filename().string() + ".stderr");
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);

@@ -29,6 +29,45 @@ ProcessMeasurement measurement_from(const nlohmann::json& p, const MetricNames& 
 
 }  // namespace
 
+void restore_cell(CellRecord& cell, const nlohmann::json& c, const MetricNames& names) {
+  for (const auto& p : c.at("processes")) cell.processes.push_back(measurement_from(p, names));
+  cell.failures = c.at("errors").get<std::vector<std::string>>();
+  if (c.value("refusal", nlohmann::json()).is_string()) cell.refusal = c["refusal"].get<std::string>();
+  if (c.at("counts").is_object()) {
+    nlohmann::json counts = c["counts"];
+    counts["id"] = cell.cell.spec.id;
+    counts["status"] = "ok";
+    cell.counts = counts.get<CellCounts>();
+  }
+  if (c.at("counts_unavailable").is_string()) cell.counts_unavailable = c["counts_unavailable"].get<std::string>();
+  std::vector<int> rounds;
+  read_field(c, "finished_rounds", rounds);
+  for (int round : rounds) cell.rounds_done.push_back(round - 1);
+  cell.counting_done = c.at("counting_finished").get<bool>();
+}
+
+std::vector<std::optional<WorkerHello>> hellos_as_stored(const nlohmann::json& stored) {
+  std::vector<std::optional<WorkerHello>> hellos;
+  for (const auto& v : stored.at("variants")) {
+    if (!v.contains("malloc_object")) {  // no worker of this variant started
+      hellos.emplace_back();
+      continue;
+    }
+    WorkerHello h;
+    h.backend = v.at("backend").get<std::string>();
+    h.allocator_version = v.value("allocator_version", "");
+    h.malloc_object = v.value("malloc_object", "");
+    h.compiler = v.value("worker_compiler", "");
+    h.cxx_flags = v.value("worker_cxx_flags", "");
+    h.git_revision = v.value("worker_git_revision", "");
+    h.subject = v.value("subject", "");
+    h.entry_set = v.value("entry_set", "");
+    h.entry_calls = v.value("entry_calls", "");
+    hellos.push_back(std::move(h));
+  }
+  return hellos;
+}
+
 std::vector<std::string> resume_command_line(const std::filesystem::path& dir, const std::string& command,
                                              const std::string& program) {
   const std::string path = (dir / "results.json").string();
@@ -76,22 +115,10 @@ void restore_finished(RunResults& results, const nlohmann::json& stored, const s
           whole_number<std::size_t>(c.at("size"), "size") != cell.cell.spec.size || whole_number<std::size_t>(c.at("live"), "live") != cell.cell.spec.live)
         throw UsageError(fmt::format("--resume: cell {} of {} is not the cell the same command plans now (did the "
                                      "matrix file change?); nothing was run", i, path));
-      for (const auto& p : c.at("processes")) cell.processes.push_back(measurement_from(p, names));
-      cell.failures = c.at("errors").get<std::vector<std::string>>();
-      if (c.value("refusal", nlohmann::json()).is_string()) cell.refusal = c["refusal"].get<std::string>();
-      if (c.at("counts").is_object()) {
-        nlohmann::json counts = c["counts"];
-        counts["id"] = cell.cell.spec.id;
-        counts["status"] = "ok";
-        cell.counts = counts.get<CellCounts>();
-      }
-      if (c.at("counts_unavailable").is_string()) cell.counts_unavailable = c["counts_unavailable"].get<std::string>();
-          std::vector<int> rounds;
-      read_field(c, "finished_rounds", rounds);
-      for (int round : rounds) cell.rounds_done.push_back(round - 1);
-      cell.counting_done = c.at("counting_finished").get<bool>();
+      restore_cell(cell, c, names);
     }
     results.earlier_workers = stored.at("workers");
+    results.stored_hellos = hellos_as_stored(stored);
     results.run_id = stored.at("run_id").get<std::string>();  // rounds pair within one run id
     results.started_at = stored.at("started_at").get<std::string>();
   } catch (const nlohmann::json::exception& e) {

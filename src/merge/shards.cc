@@ -1,0 +1,318 @@
+#include "src/merge/shards.h"
+
+#include <algorithm>
+#include <map>
+#include <random>
+#include <ranges>
+#include <set>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "harness/json_fields.h"
+#include "src/errors.h"
+#include "src/measure.h"
+#include "src/run/resume.h"
+#include "src/util/json_file.h"
+#include "src/util/names.h"
+
+namespace abench {
+namespace {
+
+std::string text_of(const nlohmann::json& value) { return value.is_string() ? value.get<std::string>() : value.dump(); }
+
+// The first key of `fields` where a and b differ, or "".
+std::string first_difference(const nlohmann::json& a, const nlohmann::json& b, const std::vector<std::string>& fields) {
+  for (const std::string& key : fields) {
+    const nlohmann::json none;
+    if ((a.contains(key) ? a[key] : none) != (b.contains(key) ? b[key] : none)) return key;
+  }
+  return "";
+}
+
+std::vector<std::string> keys_of(const nlohmann::json& object, const std::set<std::string>& except = {}) {
+  std::vector<std::string> keys;
+  if (object.is_object())
+    for (const auto& [key, value] : object.items())
+      if (!except.contains(key)) keys.push_back(key);
+  return keys;
+}
+
+// A refusal naming both files, the field and both values.
+[[noreturn]] void refuse(const ShardResults& a, const ShardResults& b, const std::string& field,
+                         const nlohmann::json& va, const nlohmann::json& vb, const std::string& why) {
+  throw UsageError(fmt::format("abench merge: field '{}' is {} in {} (shard {}/{}) but {} in {} (shard {}/{}): {}; "
+                               "nothing was merged",
+                               field, text_of(va), a.path, a.index, a.count, text_of(vb), b.path, b.index, b.count, why));
+}
+
+void check_same(const ShardResults& a, const ShardResults& b, const std::string& section,
+                const std::vector<std::string>& fields, const std::string& why) {
+  const nlohmann::json& sa = a.json.at(section);
+  const nlohmann::json& sb = b.json.at(section);
+  std::vector<std::string> all = fields;
+  if (all.empty()) {
+    all = keys_of(sa);
+    for (const auto& key : keys_of(sb))
+      if (std::find(all.begin(), all.end(), key) == all.end()) all.push_back(key);
+  }
+  if (const std::string key = first_difference(sa, sb, all); !key.empty())
+    refuse(a, b, section + "." + key, sa.value(key, nlohmann::json()), sb.value(key, nlohmann::json()), why);
+}
+
+std::string fingerprint_of(const nlohmann::json& results) {
+  const nlohmann::json& c = results.at("conditions");
+  return c.contains("machine_fingerprint") ? text_of(c["machine_fingerprint"]) : "unknown";
+}
+
+std::string random_run_id() {
+  std::random_device device;
+  return fmt::format("{:016x}", std::uint64_t{device()} * 0x100000000ull + device());
+}
+
+}  // namespace
+
+ShardResults read_shard(const std::filesystem::path& dir) {
+  ShardResults shard;
+  shard.dir = dir;
+  const bool calibrate = !std::filesystem::exists(dir / "results.json") && std::filesystem::exists(dir / "noise.json");
+  shard.path = (calibrate ? dir / "run1" / "results.json" : dir / "results.json").string();
+  if (!std::filesystem::exists(shard.path))
+    throw UsageError(fmt::format("abench merge: {} holds no results.json (nor a calibrate's noise.json): name the "
+                                 "output directory of a shard (--shard K/N); nothing was merged", dir.string()));
+  shard.json = read_json_file(shard.path, "abench merge");
+  try {
+    if (shard.json.value("schema", "") != "abench.results")
+      throw UsageError(fmt::format("abench merge: {}: field 'schema' is not \"abench.results\"; nothing was merged",
+                                   shard.path));
+    if (!shard.json.contains("shard"))
+      throw UsageError(fmt::format("abench merge: {}: field 'shard' is missing: these results were not measured "
+                                   "with --shard K/N, so there is nothing to merge them with", shard.path));
+    shard.index = whole_number<int>(shard.json["shard"].at("index"), "shard.index");
+    shard.count = whole_number<int>(shard.json["shard"].at("count"), "shard.count");
+    const auto line = shard.json.at("command_line").get<std::vector<std::string>>();
+    shard.command = line.size() >= 2 ? line[1] : "";
+    if (!shard.json.at("complete").get<bool>())
+      throw UsageError(fmt::format(
+          "abench merge: {}: shard {}/{} is not finished (field 'complete' is false){}; nothing was merged",
+          shard.path, shard.index, shard.count,
+          shard.command == "run" || shard.command == "compare"
+              ? fmt::format(": finish it with abench {} --resume {}", shard.command, dir.string())
+              : ": run it again"));
+    if (shard.json.at("shard").at("plan_ids").size() != shard.json.at("cells").size())
+      throw UsageError(fmt::format("abench merge: {}: field 'shard.plan_ids' does not name one plan cell per cell",
+                                   shard.path));
+  } catch (const nlohmann::json::exception& e) {
+    throw UsageError(fmt::format("abench merge: {} is not a shard's results: {}", shard.path, e.what()));
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(fmt::format("abench merge: {} is not a shard's results: {}", shard.path, e.what()));
+  }
+  return shard;
+}
+
+void check_shards_belong_together(const std::vector<ShardResults>& shards, bool across_machines) {
+  if (shards.empty()) throw UsageError("abench merge: name the shards' directories");
+  const ShardResults& first = shards.front();
+  try {
+    for (const ShardResults& s : shards) {
+      if (s.count != first.count)
+        refuse(first, s, "shard.count", first.count, s.count, "they split the plan into different numbers of shards");
+      if (s.command != first.command)
+        refuse(first, s, "command_line[1]", first.command, s.command, "a merge joins shards of one command");
+      check_same(first, s, "matrix", {"name", "backends", "policies", "workloads", "sizes", "alignments", "live", "entry"},
+                 "they measure different matrices");
+      check_same(first, s, "protocol", {"seed"},
+                 "shards of different seeds plan different cell orders; give every shard the same --seed");
+      check_same(first, s, "protocol", {}, "they were measured under different protocols");
+      check_same(first, s, "conditions", {"abench_version", "abench_git_revision"},
+                 "they were measured by different versions of abench");
+      check_same(first, s, "shard", {"plan_cells"}, "they are shards of different plans");
+      const auto& va = first.json.at("variants");
+      const auto& vb = s.json.at("variants");
+      if (va.size() != vb.size())
+        refuse(first, s, "variants", fmt::format("{} variants", va.size()), fmt::format("{} variants", vb.size()),
+               "they measure different variants");
+      for (std::size_t v = 0; v < va.size(); ++v) {
+        const std::string field = fmt::format("variants[{}].", v);
+        if (const auto key = first_difference(va[v], vb[v], {"label", "backend", "policy", "plugin", "preload", "exe", "env"});
+            !key.empty())
+          refuse(first, s, field + key, va[v].value(key, nlohmann::json()), vb[v].value(key, nlohmann::json()),
+                 "they measure different variants");
+        // Where both shards ran the variant: the same entry points and the same build.
+        if (va[v].contains("malloc_object") && vb[v].contains("malloc_object")) {
+          if (va[v].value("entry_set", "") != vb[v].value("entry_set", ""))
+            refuse(first, s, field + "entry_set", va[v]["entry_set"], vb[v]["entry_set"],
+                   "their workers called the allocator through different entry-point sets");
+          if (const auto key = first_difference(va[v], vb[v], {"allocator_version", "malloc_object", "worker_git_revision"});
+              !key.empty())
+            refuse(first, s, field + key, va[v].value(key, nlohmann::json()), vb[v].value(key, nlohmann::json()),
+                   "their workers were different builds");
+        }
+      }
+      if (!across_machines && fingerprint_of(first.json) != fingerprint_of(s.json))
+        refuse(first, s, "conditions.machine_fingerprint", fingerprint_of(first.json), fingerprint_of(s.json),
+               "they were measured on different machines; merge them with --across-machines to accept that (each "
+               "cell then records its machine, and the results say so)");
+    }
+  } catch (const nlohmann::json::exception& e) {
+    throw UsageError(fmt::format("abench merge: a shard's results lack a field: {}", e.what()));
+  }
+  std::map<int, std::string> given;
+  for (const ShardResults& s : shards) {
+    if (s.index > s.count)
+      throw UsageError(fmt::format("abench merge: {}: field 'shard.index' is {}, past shard.count {}", s.path, s.index, s.count));
+    if (const auto [at, fresh] = given.emplace(s.index, s.path); !fresh)
+      throw UsageError(fmt::format("abench merge: shard {}/{} is given twice ({} and {}): each shard once; nothing "
+                                   "was merged", s.index, s.count, at->second, s.path));
+  }
+  std::vector<int> missing;
+  for (int k = 1; k <= first.count; ++k)
+    if (!given.contains(k)) missing.push_back(k);
+  if (!missing.empty())
+    throw UsageError(fmt::format("abench merge: shard{} {} of {} {} missing (given: {}); nothing was merged",
+                                 missing.size() == 1 ? "" : "s", fmt::join(missing, ", "), first.count,
+                                 missing.size() == 1 ? "is" : "are", fmt::join(std::views::keys(given), ", ")));
+}
+
+std::vector<std::string> unsharded_command_line(const std::vector<std::string>& line) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    if (line[i] == "--shard" || line[i] == "--out") {
+      ++i;
+      continue;
+    }
+    if (line[i].starts_with("--shard=") || line[i].starts_with("--out=")) continue;
+    out.push_back(line[i]);
+  }
+  return out;
+}
+
+RunResults merge_shards(const std::vector<ShardResults>& shards, const std::vector<std::string>& merge_command_line) {
+  std::vector<const ShardResults*> in_order;
+  for (const ShardResults& s : shards) in_order.push_back(&s);
+  std::sort(in_order.begin(), in_order.end(), [](auto* a, auto* b) { return a->index < b->index; });
+  const nlohmann::json& first = in_order.front()->json;
+  RunResults merged;
+  try {
+    merged.matrix = matrix_as_stored(first, first.at("matrix").at("backends").get<std::vector<std::string>>());
+    merged.protocol = merged.matrix.protocol;
+    merged.command_line = unsharded_command_line(first.at("command_line").get<std::vector<std::string>>());
+    merged.run_id = random_run_id();  // each cell's two sides are of one shard's run: paired by round
+    merged.complete = true;
+
+    Plan& plan = merged.plan;
+    plan.processes = merged.protocol.processes;
+    for (const auto& v : first.at("variants")) {
+      Variant variant;
+      variant.name = v.at("label").get<std::string>();
+      variant.backend = v.at("backend").get<std::string>();
+      variant.policy = parse_policy(v.at("policy").get<std::string>(), "variants[].policy");
+      variant.plugin = v.value("plugin", "");
+      variant.preload = v.value("preload", "");
+      variant.exe = v.value("exe", "");
+      const nlohmann::json env = v.value("env", nlohmann::json::object());  // alive through the loop
+      for (const auto& [key, value] : env.items()) variant.env.emplace_back(key, value.get<std::string>());
+      plan.variants.push_back(std::move(variant));
+      merged.stored_hellos.emplace_back();
+    }
+    const std::size_t plan_cells = whole_number<std::size_t>(first.at("shard").at("plan_cells"), "shard.plan_cells");
+    const std::size_t variants = std::max<std::size_t>(plan.variants.size(), 1);
+    const std::size_t per_variant = plan_cells / variants;
+    std::vector<bool> filled(plan_cells, false);
+    merged.cells.resize(plan_cells);
+    bool two_sided = false;
+    const MetricNames& names = metric_names(merged.protocol.measure);
+    nlohmann::json shard_list = nlohmann::json::array();
+    std::set<std::string> machines, warnings;
+    std::string started, finished;
+    for (const ShardResults* s : in_order) {
+      const nlohmann::json& j = s->json;
+      const std::string machine = fingerprint_of(j);
+      machines.insert(machine);
+      for (const auto& w : j.at("conditions").value("warnings", nlohmann::json::array())) warnings.insert(text_of(w));
+      const std::string s_started = j.at("started_at").get<std::string>();
+      const std::string s_finished = j.value("finished_at", nlohmann::json()).is_string() ? j["finished_at"].get<std::string>() : "";
+      if (started.empty() || s_started < started) started = s_started;
+      if (s_finished > finished) finished = s_finished;
+      const auto hellos = hellos_as_stored(j);
+      for (std::size_t v = 0; v < hellos.size() && v < merged.stored_hellos.size(); ++v)
+        if (!merged.stored_hellos[v] && hellos[v]) merged.stored_hellos[v] = hellos[v];
+      const auto plan_ids = j.at("shard").at("plan_ids").get<std::vector<int>>();
+      const auto& cells = j.at("cells");
+      for (std::size_t i = 0; i < cells.size(); ++i) {
+        const auto& c = cells[i];
+        const int id = plan_ids[i];
+        const auto label = c.at("variant").get<std::string>();
+        const auto v = std::find_if(plan.variants.begin(), plan.variants.end(),
+                                    [&](const Variant& x) { return x.label() == label; });
+        const std::size_t variant = static_cast<std::size_t>(v - plan.variants.begin());
+        if (id < 0 || static_cast<std::size_t>(id) >= plan_cells || filled[static_cast<std::size_t>(id)] ||
+            v == plan.variants.end() || static_cast<std::size_t>(id) / per_variant != variant)
+          throw UsageError(fmt::format("abench merge: {}: cell {} (plan cell {}) is not a cell of this plan or is "
+                                       "measured by two shards; nothing was merged", s->path, i, id));
+        filled[static_cast<std::size_t>(id)] = true;
+        CellSpec spec;
+        spec.id = id;
+        spec.workload = parse_workload(c.at("workload").get<std::string>(), s->path);
+        spec.policy = parse_policy(c.at("policy").get<std::string>(), s->path);
+        spec.size = whole_number<std::size_t>(c.at("size"), "size");
+        spec.alignment = {whole_number<std::size_t>(c.at("requested_align"), "requested_align"),
+                          whole_number<std::size_t>(c.at("preferred_align"), "preferred_align")};
+        spec.live = whole_number<std::size_t>(c.at("live"), "live");
+        CellRecord& record = merged.cells[static_cast<std::size_t>(id)];
+        record.cell = {spec, variant};
+        restore_cell(record, c, names);
+        record.shard = s->index;
+        record.machine_fingerprint = machine;
+        two_sided = two_sided || !c.value("side", "").empty();
+      }
+      for (nlohmann::json w : j.at("workers")) {
+        std::vector<int> ids;
+        for (const auto& local : w.at("cells")) ids.push_back(plan_ids.at(whole_number<std::size_t>(local, "cells[]")));
+        w["cells"] = ids;
+        w["shard"] = s->index;
+        merged.earlier_workers.push_back(std::move(w));
+      }
+      shard_list.push_back({{"index", s->index},
+                            {"directory", s->dir.string()},
+                            {"run_id", j.at("run_id")},
+                            {"started_at", s_started},
+                            {"finished_at", s_finished},
+                            {"machine_fingerprint", machine},
+                            {"hostname", j.at("conditions").value("hostname", nlohmann::json())},
+                            {"cells", cells.size()},
+                            {"expected_s", j.at("shard").value("expected_s", 0.0)},
+                            {"conditions", j.at("conditions")}});
+    }
+    if (const auto gap = std::find(filled.begin(), filled.end(), false); gap != filled.end())
+      throw UsageError(fmt::format("abench merge: plan cell {} is in no shard; nothing was merged", gap - filled.begin()));
+    if (two_sided) {
+      plan.partner.resize(plan_cells);
+      for (std::size_t id = 0; id < plan_cells; ++id)
+        plan.partner[id] = static_cast<int>(((id / per_variant) ^ 1) * per_variant + id % per_variant);
+    }
+    plan.cells.reserve(plan_cells);
+    for (const CellRecord& record : merged.cells) plan.cells.push_back(record.cell);
+    merged.started_at = started;
+    merged.finished_at = finished;
+    merged.conditions = first.at("conditions");
+    if (machines.size() > 1)
+      warnings.insert(fmt::format("merged from {} shards measured on {} machines (fingerprints {}): each cell's "
+                                  "field 'machine_fingerprint' says where it was measured; a cell's variants were "
+                                  "measured side by side on one machine, but figures of cells from two machines "
+                                  "are not comparable",
+                                  in_order.size(), machines.size(), fmt::join(machines, ", ")));
+    merged.conditions["warnings"] = std::vector<std::string>(warnings.begin(), warnings.end());
+    merged.merge = {{"command_line", merge_command_line},
+                    {"shards", shard_list},
+                    {"machines", machines.size()},
+                    {"merged_at", utc_timestamp("%Y-%m-%dT%H:%M:%SZ")}};
+  } catch (const nlohmann::json::exception& e) {
+    throw UsageError(fmt::format("abench merge: a shard's results lack a field: {}", e.what()));
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(fmt::format("abench merge: a shard's results hold a bad value: {}", e.what()));
+  }
+  return merged;
+}
+
+}  // namespace abench
