@@ -211,6 +211,9 @@ std::string drift_note(const StoredResults& stored, const StoredResults& measure
 }  // namespace
 
 int gate_command(const GateCommandOptions& o, const std::vector<std::string>& command_line) {
+  if (!o.candidate.empty() && o.measure.shard)
+    throw UsageError("option --shard: with --candidate the gate measures nothing, so there is nothing to shard; "
+                     "gate the merged results (abench merge) instead");
   const std::string baseline_path = resolve_stored(o.baseline, "results.json");
   const StoredResults before = load_results_file(baseline_path);
   const GateRules rules = rules_of(o.gate);
@@ -221,9 +224,6 @@ int gate_command(const GateCommandOptions& o, const std::vector<std::string>& co
     if (std::filesystem::exists(beside)) noise = load_noise_file(beside.string());
   }
   if (!o.candidate.empty()) {
-    if (o.measure.shard)
-      throw UsageError("option --shard: with --candidate the gate measures nothing, so there is nothing to shard; "
-                       "gate the merged results (abench merge) instead");
     if (!o.measure.formats.empty())
       throw UsageError("option --format: with --candidate the gate measures nothing, so there is nothing new to export; "
                        "export with the run that wrote the candidate's results");

@@ -22,6 +22,7 @@
 #include "src/results_writers.h"
 #include "src/stored_baseline.h"
 #include "src/util/json_file.h"
+#include "src/util/text.h"
 
 namespace abench {
 
@@ -42,12 +43,7 @@ namespace {
 std::vector<std::string> option_values(const std::vector<std::string>& line, const std::string& option) {
   std::vector<std::string> values;
   auto add = [&](const std::string& text) {
-    for (std::size_t start = 0;;) {
-      const std::size_t comma = text.find(',', start);
-      values.push_back(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
-      if (comma == std::string::npos) break;
-      start = comma + 1;
-    }
+    for (std::string& item : split_on_commas(text)) values.push_back(std::move(item));
   };
   for (std::size_t i = 0; i < line.size(); ++i) {
     if (line[i] == option && i + 1 < line.size()) add(line[++i]);

@@ -26,6 +26,7 @@
 #include "src/util/interrupt.h"
 #include "src/util/json_file.h"
 #include "src/util/names.h"
+#include "src/util/text.h"
 #include "src/results_writers.h"
 #include "src/verdict/change_rule.h"
 #include "src/worker_registry.h"
@@ -49,12 +50,7 @@ void override_axis(std::vector<T>& axis, const std::vector<std::string>& values,
   // Split here, not by CLI11, which drops empty items: "64,,4096" is a typo to report.
   std::vector<std::string> items;
   for (const auto& value : values)
-    for (std::size_t start = 0;;) {
-      const std::size_t comma = value.find(',', start);
-      items.push_back(value.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
-      if (comma == std::string::npos) break;
-      start = comma + 1;
-    }
+    for (std::string& item : split_on_commas(value)) items.push_back(std::move(item));
   for (const auto& v : items) {
     if (v.empty())
       throw UsageError(fmt::format("option {}: an empty item in the list (write e.g. {} 64,4096)", option, option));
@@ -356,6 +352,9 @@ RunResults execute_plan(Plan plan, const Matrix& matrix, const std::filesystem::
   // CPU the workers measure on, where another CPU is allowed. Workers pin themselves.
   results.conditions["orchestrator_cpus"] = keep_orchestrator_off_cpu(cpu);
   for (const auto& w : results.conditions["warnings"]) fmt::print(stderr, "warning: {}\n", w.get<std::string>());
+  if (const auto& shard = results.plan.shard)
+    fmt::print(stderr, "shard {}/{}: {} of the plan's {} cells, expected {:.0f} s of {:.0f} s\n", shard->index,
+               shard->count, shard->plan_ids.size(), shard->plan_cells, shard->expected_s, shard->plan_expected_s);
 
   ProgressLine progress(stderr_is_terminal());
   OrchestratorHooks hooks;

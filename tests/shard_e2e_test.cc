@@ -62,12 +62,12 @@ nlohmann::json structure_of(const nlohmann::json& cell) {
 TEST(ShardEndToEnd, ARunInThreeShardsMergesIntoTheUnshardedRunsCellsCountsAndProtocol) {
   testing::TempDir dir;
   const auto whole = dir.path() / "whole";
-  ASSERT_EQ(run_cli(small_run(whole)).exit_code, 0);
+  ASSERT_EQ(run_cli(small_run(whole, {"--format", "go"})).exit_code, 0);
   std::vector<std::string> merge{"merge"};
   std::size_t measured = 0;
   for (int k = 1; k <= 3; ++k) {
     const auto out = dir.path() / ("shard" + std::to_string(k));
-    const CliResult shard = run_cli(small_run(out, {"--shard", std::to_string(k) + "/3"}));
+    const CliResult shard = run_cli(small_run(out, {"--shard", std::to_string(k) + "/3", "--format", "go"}));
     ASSERT_EQ(shard.exit_code, 0) << shard.err;
     const auto json = read_json(out / "results.json");
     EXPECT_EQ(json["shard"]["index"], k);
@@ -101,8 +101,11 @@ TEST(ShardEndToEnd, ARunInThreeShardsMergesIntoTheUnshardedRunsCellsCountsAndPro
   EXPECT_EQ(a["merge"]["shards"].size(), 3u);
   // The same command line as the unsharded run, less --shard and --out.
   auto line = b["command_line"].get<std::vector<std::string>>();
-  line.erase(line.end() - 2, line.end());  // --out DIR
+  line.erase(line.end() - 4, line.end() - 2);  // --out DIR (then --format go)
   EXPECT_EQ(a["command_line"].get<std::vector<std::string>>(), line);
+  // The exports the command asked for, from the joined cells: one benchmark line a cell.
+  EXPECT_EQ(testing::split_lines(read_file(merged / "go-bench.txt")).size(),
+            testing::split_lines(read_file(whole / "go-bench.txt")).size());
   EXPECT_EQ(file_names(merged), file_names(whole));
   EXPECT_EQ(testing::read_csv(merged / "results.csv").size(), testing::read_csv(whole / "results.csv").size());
 
@@ -341,6 +344,9 @@ TEST(ShardEndToEnd, ShardOptionsAreCheckedBeforeAnythingRuns) {
   EXPECT_NE(r.err.find("give every shard the same --seed"), std::string::npos) << r.err;
   EXPECT_FALSE(std::filesystem::exists(dir.path() / "a" / "results.json"));
   EXPECT_FALSE(std::filesystem::exists(dir.path() / "b" / "results.json"));
+  r = run_cli({"gate", "--baseline", "x.json", "--candidate", "y.json", "--shard", "1/2"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("with --candidate the gate measures nothing"), std::string::npos) << r.err;
 }
 
 TEST(ShardEndToEnd, ACalibrateInTwoShardsStoresTheFloorsOfEveryCellOnceMerged) {

@@ -187,6 +187,80 @@ std::vector<std::string> unsharded_command_line(const std::vector<std::string>& 
   return out;
 }
 
+namespace {
+
+// The plan's variants as results.json names them; each keeps its stored label.
+std::vector<Variant> variants_as_stored(const nlohmann::json& results) {
+  std::vector<Variant> variants;
+  for (const auto& v : results.at("variants")) {
+    Variant variant;
+    variant.name = v.at("label").get<std::string>();
+    variant.backend = v.at("backend").get<std::string>();
+    variant.policy = parse_policy(v.at("policy").get<std::string>(), "variants[].policy");
+    variant.plugin = v.value("plugin", "");
+    variant.preload = v.value("preload", "");
+    variant.exe = v.value("exe", "");
+    const nlohmann::json env = v.value("env", nlohmann::json::object());  // alive through the loop
+    for (const auto& [key, value] : env.items()) variant.env.emplace_back(key, value.get<std::string>());
+    variants.push_back(std::move(variant));
+  }
+  return variants;
+}
+
+CellSpec cell_spec_as_stored(const nlohmann::json& c, int id, const std::string& path) {
+  CellSpec spec;
+  spec.id = id;
+  spec.workload = parse_workload(c.at("workload").get<std::string>(), path);
+  spec.policy = parse_policy(c.at("policy").get<std::string>(), path);
+  spec.size = whole_number<std::size_t>(c.at("size"), "size");
+  spec.alignment = {whole_number<std::size_t>(c.at("requested_align"), "requested_align"),
+                    whole_number<std::size_t>(c.at("preferred_align"), "preferred_align")};
+  spec.live = whole_number<std::size_t>(c.at("live"), "live");
+  return spec;
+}
+
+// Lays a shard's cells into the whole plan's places (cell i at plan_ids[i]) and its workers
+// beside the others'. Refuses a cell that is not the plan's at that place, or is there twice.
+void lay_in_shard(RunResults& merged, const ShardResults& shard, std::vector<bool>& filled) {
+  const nlohmann::json& j = shard.json;
+  const std::string machine = fingerprint_of(j);
+  const auto plan_ids = j.at("shard").at("plan_ids").get<std::vector<int>>();
+  const std::size_t plan_cells = merged.cells.size();
+  const std::size_t per_variant = plan_cells / std::max<std::size_t>(merged.plan.variants.size(), 1);
+  const MetricNames& names = metric_names(merged.protocol.measure);
+  const auto& cells = j.at("cells");
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    const auto& c = cells[i];
+    const int id = plan_ids[i];
+    const auto label = c.at("variant").get<std::string>();
+    const auto& variants = merged.plan.variants;
+    const auto v = std::find_if(variants.begin(), variants.end(), [&](const Variant& x) { return x.label() == label; });
+    const std::size_t variant = static_cast<std::size_t>(v - variants.begin());
+    if (id < 0 || static_cast<std::size_t>(id) >= plan_cells || filled[static_cast<std::size_t>(id)] ||
+        v == variants.end() || static_cast<std::size_t>(id) / per_variant != variant)
+      throw UsageError(fmt::format("abench merge: {}: cell {} (plan cell {}) is not a cell of this plan or is "
+                                   "measured by two shards; nothing was merged", shard.path, i, id));
+    filled[static_cast<std::size_t>(id)] = true;
+    CellRecord& record = merged.cells[static_cast<std::size_t>(id)];
+    record.cell = {cell_spec_as_stored(c, id, shard.path), variant};
+    restore_cell(record, c, names);
+    record.shard = shard.index;
+    record.machine_fingerprint = machine;
+  }
+  for (nlohmann::json w : j.at("workers")) {
+    std::vector<int> ids;
+    for (const auto& local : w.at("cells")) ids.push_back(plan_ids.at(whole_number<std::size_t>(local, "cells[]")));
+    w["cells"] = ids;
+    w["shard"] = shard.index;
+    merged.earlier_workers.push_back(std::move(w));
+  }
+  const auto hellos = hellos_as_stored(j);
+  for (std::size_t v = 0; v < hellos.size() && v < merged.stored_hellos.size(); ++v)
+    if (!merged.stored_hellos[v] && hellos[v]) merged.stored_hellos[v] = hellos[v];
+}
+
+}  // namespace
+
 RunResults merge_shards(const std::vector<ShardResults>& shards, const std::vector<std::string>& merge_command_line) {
   std::vector<const ShardResults*> in_order;
   for (const ShardResults& s : shards) in_order.push_back(&s);
@@ -199,102 +273,51 @@ RunResults merge_shards(const std::vector<ShardResults>& shards, const std::vect
     merged.command_line = unsharded_command_line(first.at("command_line").get<std::vector<std::string>>());
     merged.run_id = random_run_id();  // each cell's two sides are of one shard's run: paired by round
     merged.complete = true;
+    merged.plan.processes = merged.protocol.processes;
+    merged.plan.variants = variants_as_stored(first);
+    merged.stored_hellos.resize(merged.plan.variants.size());
 
-    Plan& plan = merged.plan;
-    plan.processes = merged.protocol.processes;
-    for (const auto& v : first.at("variants")) {
-      Variant variant;
-      variant.name = v.at("label").get<std::string>();
-      variant.backend = v.at("backend").get<std::string>();
-      variant.policy = parse_policy(v.at("policy").get<std::string>(), "variants[].policy");
-      variant.plugin = v.value("plugin", "");
-      variant.preload = v.value("preload", "");
-      variant.exe = v.value("exe", "");
-      const nlohmann::json env = v.value("env", nlohmann::json::object());  // alive through the loop
-      for (const auto& [key, value] : env.items()) variant.env.emplace_back(key, value.get<std::string>());
-      plan.variants.push_back(std::move(variant));
-      merged.stored_hellos.emplace_back();
-    }
     const std::size_t plan_cells = whole_number<std::size_t>(first.at("shard").at("plan_cells"), "shard.plan_cells");
-    const std::size_t variants = std::max<std::size_t>(plan.variants.size(), 1);
-    const std::size_t per_variant = plan_cells / variants;
-    std::vector<bool> filled(plan_cells, false);
+    std::size_t measured = 0;
+    for (const ShardResults* s : in_order) measured += s->json.at("cells").size();
+    if (measured != plan_cells)
+      throw UsageError(fmt::format("abench merge: the shards hold {} cells but their plan has {} (field "
+                                   "'shard.plan_cells'); nothing was merged", measured, plan_cells));
     merged.cells.resize(plan_cells);
-    bool two_sided = false;
-    const MetricNames& names = metric_names(merged.protocol.measure);
+    std::vector<bool> filled(plan_cells, false);
     nlohmann::json shard_list = nlohmann::json::array();
     std::set<std::string> machines, warnings;
-    std::string started, finished;
     for (const ShardResults* s : in_order) {
+      lay_in_shard(merged, *s, filled);
       const nlohmann::json& j = s->json;
-      const std::string machine = fingerprint_of(j);
-      machines.insert(machine);
+      machines.insert(fingerprint_of(j));
       for (const auto& w : j.at("conditions").value("warnings", nlohmann::json::array())) warnings.insert(text_of(w));
-      const std::string s_started = j.at("started_at").get<std::string>();
-      const std::string s_finished = j.value("finished_at", nlohmann::json()).is_string() ? j["finished_at"].get<std::string>() : "";
-      if (started.empty() || s_started < started) started = s_started;
-      if (s_finished > finished) finished = s_finished;
-      const auto hellos = hellos_as_stored(j);
-      for (std::size_t v = 0; v < hellos.size() && v < merged.stored_hellos.size(); ++v)
-        if (!merged.stored_hellos[v] && hellos[v]) merged.stored_hellos[v] = hellos[v];
-      const auto plan_ids = j.at("shard").at("plan_ids").get<std::vector<int>>();
-      const auto& cells = j.at("cells");
-      for (std::size_t i = 0; i < cells.size(); ++i) {
-        const auto& c = cells[i];
-        const int id = plan_ids[i];
-        const auto label = c.at("variant").get<std::string>();
-        const auto v = std::find_if(plan.variants.begin(), plan.variants.end(),
-                                    [&](const Variant& x) { return x.label() == label; });
-        const std::size_t variant = static_cast<std::size_t>(v - plan.variants.begin());
-        if (id < 0 || static_cast<std::size_t>(id) >= plan_cells || filled[static_cast<std::size_t>(id)] ||
-            v == plan.variants.end() || static_cast<std::size_t>(id) / per_variant != variant)
-          throw UsageError(fmt::format("abench merge: {}: cell {} (plan cell {}) is not a cell of this plan or is "
-                                       "measured by two shards; nothing was merged", s->path, i, id));
-        filled[static_cast<std::size_t>(id)] = true;
-        CellSpec spec;
-        spec.id = id;
-        spec.workload = parse_workload(c.at("workload").get<std::string>(), s->path);
-        spec.policy = parse_policy(c.at("policy").get<std::string>(), s->path);
-        spec.size = whole_number<std::size_t>(c.at("size"), "size");
-        spec.alignment = {whole_number<std::size_t>(c.at("requested_align"), "requested_align"),
-                          whole_number<std::size_t>(c.at("preferred_align"), "preferred_align")};
-        spec.live = whole_number<std::size_t>(c.at("live"), "live");
-        CellRecord& record = merged.cells[static_cast<std::size_t>(id)];
-        record.cell = {spec, variant};
-        restore_cell(record, c, names);
-        record.shard = s->index;
-        record.machine_fingerprint = machine;
-        two_sided = two_sided || !c.value("side", "").empty();
-      }
-      for (nlohmann::json w : j.at("workers")) {
-        std::vector<int> ids;
-        for (const auto& local : w.at("cells")) ids.push_back(plan_ids.at(whole_number<std::size_t>(local, "cells[]")));
-        w["cells"] = ids;
-        w["shard"] = s->index;
-        merged.earlier_workers.push_back(std::move(w));
-      }
+      const std::string started = j.at("started_at").get<std::string>();
+      const std::string finished = j.value("finished_at", nlohmann::json()).is_string() ? j["finished_at"].get<std::string>() : "";
+      if (merged.started_at.empty() || started < merged.started_at) merged.started_at = started;
+      merged.finished_at = std::max(merged.finished_at, finished);
       shard_list.push_back({{"index", s->index},
                             {"directory", s->dir.string()},
                             {"run_id", j.at("run_id")},
-                            {"started_at", s_started},
-                            {"finished_at", s_finished},
-                            {"machine_fingerprint", machine},
+                            {"started_at", started},
+                            {"finished_at", finished},
+                            {"machine_fingerprint", fingerprint_of(j)},
                             {"hostname", j.at("conditions").value("hostname", nlohmann::json())},
-                            {"cells", cells.size()},
+                            {"cells", j.at("cells").size()},
                             {"expected_s", j.at("shard").value("expected_s", 0.0)},
                             {"conditions", j.at("conditions")}});
     }
-    if (const auto gap = std::find(filled.begin(), filled.end(), false); gap != filled.end())
-      throw UsageError(fmt::format("abench merge: plan cell {} is in no shard; nothing was merged", gap - filled.begin()));
+    for (const CellRecord& record : merged.cells) merged.plan.cells.push_back(record.cell);
+    // A compare's (or side-by-side gate's) variants pair up: 2p the baseline, 2p+1 its candidate.
+    bool two_sided = false;
+    for (const ShardResults* s : in_order)
+      for (const auto& c : s->json.at("cells")) two_sided = two_sided || !c.value("side", "").empty();
     if (two_sided) {
-      plan.partner.resize(plan_cells);
+      const std::size_t per_variant = plan_cells / std::max<std::size_t>(merged.plan.variants.size(), 1);
+      merged.plan.partner.resize(plan_cells);
       for (std::size_t id = 0; id < plan_cells; ++id)
-        plan.partner[id] = static_cast<int>(((id / per_variant) ^ 1) * per_variant + id % per_variant);
+        merged.plan.partner[id] = static_cast<int>(((id / per_variant) ^ 1) * per_variant + id % per_variant);
     }
-    plan.cells.reserve(plan_cells);
-    for (const CellRecord& record : merged.cells) plan.cells.push_back(record.cell);
-    merged.started_at = started;
-    merged.finished_at = finished;
     merged.conditions = first.at("conditions");
     if (machines.size() > 1)
       warnings.insert(fmt::format("merged from {} shards measured on {} machines (fingerprints {}): each cell's "

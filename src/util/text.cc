@@ -63,4 +63,14 @@ std::string printable_tail(std::string_view bytes, std::size_t max_bytes) {
   return printable(bytes);
 }
 
+std::vector<std::string> split_on_commas(std::string_view text) {
+  std::vector<std::string> items;
+  for (std::size_t start = 0;;) {
+    const std::size_t comma = text.find(',', start);
+    items.emplace_back(text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
+    if (comma == std::string_view::npos) return items;
+    start = comma + 1;
+  }
+}
+
 }  // namespace abench
