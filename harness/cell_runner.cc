@@ -152,7 +152,8 @@ CellReport measure_batches(const CellSpec& cell, std::uint64_t ops_per_iteration
     const InstructionCount count = count_region([&] { ok = batch(iterations); }, cell.id);
     if (!ok) throw AllocationFailed();
     const double ops = static_cast<double>(iterations * ops_per_iteration);
-    CellReport report{cell.id, true, "", iterations, ops_per_iteration, 1, {static_cast<double>(count.instructions) / ops}, {}, {}};
+    CellReport report{cell.id, true, "", iterations, ops_per_iteration, 1, true, {},
+                      {static_cast<double>(count.instructions) / ops}, {}, {}};
     if (count.data_accesses) report.data_accesses_per_op = static_cast<double>(count.data_accesses) / ops;
     return report;
   }
@@ -182,10 +183,14 @@ CellReport measure_batches(const CellSpec& cell, std::uint64_t ops_per_iteration
     return elapsed;
   });
   if (!ok) throw AllocationFailed();
-  CellReport report{cell.id, true, "", run.iterations, ops_per_iteration, run.warmup_batches, {}, {}, {}};
-  const double ops = static_cast<double>(run.iterations) * static_cast<double>(ops_per_iteration);
+  CellReport report{cell.id, true, "", run.iterations, ops_per_iteration, run.warmup_batches, run.warm,
+                    run.batch_iterations, {}, {}, {}};
+  auto ops_of = [&](std::size_t sample) {
+    return static_cast<double>(run.batch_iterations[sample]) * static_cast<double>(ops_per_iteration);
+  };
   if (n == 0) {
-    for (std::uint64_t ns : run.batch_ns) report.sample_ns_per_op.push_back(static_cast<double>(ns) / ops);
+    for (std::size_t k = 0; k < run.batch_ns.size(); ++k)
+      report.sample_ns_per_op.push_back(static_cast<double>(run.batch_ns[k]) / ops_of(k));
     return report;
   }
   const std::size_t batches = batch_counts.size() / n, first = batches - run.batch_ns.size();
@@ -195,6 +200,7 @@ CellReport measure_batches(const CellSpec& cell, std::uint64_t ops_per_iteration
     if (counts[0] == 0)
       throw std::runtime_error(std::string(events[0].name) + " counted 0 over a timed batch (" + perf.source +
                                "): the counter does not count this CPU, so no figure is reported");
+    const double ops = ops_of(b - first);
     report.sample_ns_per_op.push_back(static_cast<double>(counts[0]) / ops);
     for (std::size_t e = 1; e < n; ++e)
       report.counter_samples_per_op[events[e].name].push_back(static_cast<double>(counts[e]) / ops);
@@ -278,7 +284,7 @@ std::string verify_cell(const CellSpec& cell, const char* allocator_name, const 
 
 CellReport run_cell(const CellSpec& cell, const SamplerConfig& sampler, bool touch,
                     const char* allocator_name, const LoadedPlugin* plugin, Measure measure, EntrySet entry) {
-  CellReport failed{cell.id, false, "", 0, 0, 0, {}, {}, {}};
+  CellReport failed{cell.id, false, "", 0, 0, 0, false, {}, {}, {}, {}};
   try {
     if (measure == Measure::instructions)
       if (std::string refusal = instruction_refusal_reason(cell, touch); !refusal.empty()) {

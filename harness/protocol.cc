@@ -137,6 +137,8 @@ void to_json(nlohmann::json& j, const CellReport& r) {
   j["iterations"] = r.iterations;
   j["ops_per_iteration"] = r.ops_per_iteration;
   j["warmup_batches"] = r.warmup_batches;
+  j["warm"] = r.warm;
+  if (!r.sample_iterations.empty()) j["sample_iterations"] = r.sample_iterations;
   j["sample_ns_per_op"] = r.sample_ns_per_op;
   if (r.data_accesses_per_op) j["data_accesses_per_op"] = *r.data_accesses_per_op;
   if (!r.counter_samples_per_op.empty()) j["counter_samples_per_op"] = r.counter_samples_per_op;
@@ -151,6 +153,8 @@ void from_json(const nlohmann::json& j, CellReport& r) {
   read_field(j, "iterations", r.iterations);
   read_field(j, "ops_per_iteration", r.ops_per_iteration);
   read_field(j, "warmup_batches", r.warmup_batches);
+  r.warm = j.value("warm", true);
+  if (j.contains("sample_iterations")) read_field(j, "sample_iterations", r.sample_iterations);
   read_field(j, "sample_ns_per_op", r.sample_ns_per_op);
   if (j.contains("data_accesses_per_op")) r.data_accesses_per_op = j["data_accesses_per_op"].get<double>();
   if (j.contains("counter_samples_per_op")) j["counter_samples_per_op"].get_to(r.counter_samples_per_op);

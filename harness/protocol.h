@@ -96,6 +96,8 @@ struct CellReport {
   std::uint64_t iterations = 0;      // per sample batch
   std::uint64_t ops_per_iteration = 0;
   int warmup_batches = 0;
+  bool warm = true;  // warm-up ended on its criterion (harness/sampler.h), not at its cap
+  std::vector<std::uint64_t> sample_iterations;  // each sample's stretched count (timed modes)
   std::vector<double> sample_ns_per_op;  // in instructions mode: instructions per op
   std::optional<double> data_accesses_per_op;  // instructions mode only
   // perf modes: every event but the leader, per sample, and "ns" (the batch's wall time)

@@ -1,29 +1,48 @@
-// The sampler: how many iterations make a batch, and how many batches are timed.
+// The sampler: how many iterations make a batch, when a cell is warm, and the timed batches.
 //
-// State machine: warmup (double the iteration count until one batch lasts at least
-// min_batch_ns) -> measuring (`samples` batches at that fixed count). Warmup batches are
-// never samples: they ran on cold caches and a cold allocator, which is why they exist.
-// With fixed_iterations set (compare: both sides of a cell do the same work), warmup is
-// one batch at that count; a paced worker may be told the count when its warm-up starts.
+// Warm-up: double the iteration count until one batch lasts min_batch_ns / kProbeDivisor
+// (long enough to time: the clock reads in tens of ns), then repeat batches at that count
+// until two in a row agree per iteration within kWarmTolerance: the caches, the allocator's
+// state and the pages the cell touches have settled (or kMaxWarmBatches say it never
+// will). Warm-up batches are never samples.
+// Timed: from the last warm batch's time per iteration, the count for a batch of
+// min_batch_ns x kTargetMargin is predicted (as Google Benchmark predicts its next count,
+// with a margin for the prediction's error); sample k runs that count stretched by a
+// factor 1 + stretch_max x u_k, u_k in [0, 1) drawn from stretch_seed, so that batch
+// lengths do not fall into lockstep with periodic noise (nanobench stretches by 0-20%).
+// Timed batches so last about 1.0 to 1.15 times min_batch_ns, where the doubling made them
+// 1 to 2 times.
+// With fixed_iterations (compare: both sides of a cell do the same work; a paced worker
+// may be told the count when its warm-up starts) the samples run that count, stretched by
+// the same factors on both sides (one stretch seed per pair).
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
 namespace abench {
 
+inline constexpr std::uint64_t kProbeDivisor = 16;
+inline constexpr double kWarmTolerance = 0.03;
+inline constexpr int kMaxWarmBatches = 8;  // at the probe's count, after the doubling
+inline constexpr double kTargetMargin = 1.02;
+inline constexpr double kDefaultStretch = 0.10;
+
 struct SamplerConfig {
   std::uint64_t min_batch_ns = 25'000'000;
   int samples = 11;
-  std::uint64_t fixed_iterations = 0;            // 0: adaptive
+  std::uint64_t fixed_iterations = 0;            // 0: predicted
   std::uint64_t max_iterations = 1ull << 36;     // guards a batch that never gets long
-  // Called once warm-up has fixed the batch, before the first sample, with the last
-  // warm-up batch's time: the worker tells abench how long the samples will take, so a
-  // hang is found in seconds (docs/protocol.md, "warm"). Not part of the request.
+  double stretch_max = kDefaultStretch;          // sample k runs up to this much longer
+  std::uint64_t stretch_seed = 0;
+  // Called once warm-up has fixed the batch, before the first sample, with how long a
+  // timed batch is expected to take at most: the worker tells abench how long the samples
+  // will take, so a hang is found in seconds (docs/protocol.md, "warm"). Not part of the request.
   void (*on_warmed_up)(std::uint64_t batch_ns, std::uint64_t iterations, int samples) = nullptr;
   // A paced worker (the two sides of a compare's cell alternating batch by batch,
   // docs/protocol.md "Paced pairs") waits before its warm-up and before each sample until
-  // abench says go. wait_for_warmup returns the iteration count to warm up at (0: as
+  // abench says go. wait_for_warmup returns the iteration count to sample at (0: as
   // configured); after_sample tells abench a sample is done. Neither may allocate: the
   // allocator under test must serve nothing between batches but the batches.
   std::uint64_t (*wait_for_warmup)() = nullptr;
@@ -32,34 +51,69 @@ struct SamplerConfig {
 };
 
 struct SampleRun {
-  std::uint64_t iterations = 0;       // per batch, the same for every sample
+  std::uint64_t iterations = 0;       // the count before stretching (both sides of a pair: the same)
   int warmup_batches = 0;
-  std::vector<std::uint64_t> batch_ns;  // one per sample
+  bool warm = false;                  // two warm-up batches agreed (else the cap ended warm-up)
+  std::vector<std::uint64_t> batch_ns;          // one per sample
+  std::vector<std::uint64_t> batch_iterations;  // one per sample: iterations stretched
 };
+
+// Sample k's stretch: 1 + stretch_max x u, u in [0, 1) from (seed, k) by SplitMix64.
+inline double batch_stretch(std::uint64_t seed, int k, double stretch_max) {
+  std::uint64_t x = seed + 0x9e3779b97f4a7c15ull * static_cast<std::uint64_t>(k + 1);
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  x ^= x >> 31;
+  return 1 + stretch_max * static_cast<double>(x >> 11) / 9007199254740992.0;
+}
 
 // time_batch(iterations) runs `iterations` iterations and returns the elapsed ns.
 template <class TimeBatch>
 SampleRun sample(const SamplerConfig& config, TimeBatch&& time_batch) {
   SampleRun run;
-  run.batch_ns.reserve(static_cast<std::size_t>(config.samples));  // before warm-up: nothing allocates after it
+  // Before warm-up: nothing allocates after it.
+  run.batch_ns.reserve(static_cast<std::size_t>(config.samples));
+  run.batch_iterations.reserve(static_cast<std::size_t>(config.samples));
   std::uint64_t fixed = config.fixed_iterations;
   if (config.wait_for_warmup != nullptr)
     if (const std::uint64_t told = config.wait_for_warmup(); told > 0) fixed = told;
-  std::uint64_t iterations = fixed ? fixed : 1;
-  std::uint64_t ns = 0;
-  for (;;) {
+
+  const std::uint64_t probe_ns = config.min_batch_ns / kProbeDivisor;
+  std::uint64_t iterations = 1;
+  std::uint64_t ns = time_batch(iterations);
+  ++run.warmup_batches;
+  while (ns < probe_ns && iterations < config.max_iterations && (!fixed || iterations < fixed)) {
+    iterations *= 2;
     ns = time_batch(iterations);
     ++run.warmup_batches;
-    if (fixed || ns >= config.min_batch_ns ||
-        iterations >= config.max_iterations)
-      break;
-    iterations *= 2;
   }
-  run.iterations = iterations;
-  if (config.on_warmed_up != nullptr) config.on_warmed_up(ns, iterations, config.samples);
+  // Warm when two batches in a row at one count agree per iteration.
+  for (int repeat = 0; repeat < kMaxWarmBatches && !run.warm; ++repeat) {
+    const std::uint64_t again = time_batch(iterations);
+    ++run.warmup_batches;
+    run.warm = std::fabs(static_cast<double>(again) - static_cast<double>(ns)) <=
+               kWarmTolerance * static_cast<double>(std::max<std::uint64_t>(ns, 1));
+    ns = again;
+  }
+  const double ns_per_iteration = static_cast<double>(std::max<std::uint64_t>(ns, 1)) / static_cast<double>(iterations);
+  if (fixed) {
+    run.iterations = fixed;
+  } else {
+    const double predicted = std::ceil(static_cast<double>(config.min_batch_ns) * kTargetMargin / ns_per_iteration);
+    run.iterations = std::max<std::uint64_t>(
+        iterations, std::min<std::uint64_t>(config.max_iterations, static_cast<std::uint64_t>(predicted)));
+  }
+  if (config.on_warmed_up != nullptr)
+    config.on_warmed_up(static_cast<std::uint64_t>(ns_per_iteration * static_cast<double>(run.iterations) *
+                                                   (1 + config.stretch_max)),
+                        run.iterations, config.samples);
   for (int s = 0; s < config.samples; ++s) {
+    const auto stretched = static_cast<std::uint64_t>(
+        std::llround(static_cast<double>(run.iterations) * batch_stretch(config.stretch_seed, s, config.stretch_max)));
+    const std::uint64_t count = std::max<std::uint64_t>(stretched, 1);
     if (config.wait_for_sample != nullptr) config.wait_for_sample();
-    run.batch_ns.push_back(time_batch(iterations));
+    run.batch_ns.push_back(time_batch(count));
+    run.batch_iterations.push_back(count);
     if (config.after_sample != nullptr) config.after_sample();
   }
   return run;

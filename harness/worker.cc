@@ -78,6 +78,19 @@ int g_current_cell = -1;
 
 // Between warm-up and the first sample: formatted on the stack, so the allocator under
 // test serves nothing here and its state is the one warm-up left.
+// The cell's stretch seed: from the process's seed (the two sides of a compared pair share
+// it) and what the cell measures, not its id (the two sides' cells have different ids), so a
+// pair's k-th batches do the same work.
+SamplerConfig sampler_for(const WorkerRequest& request, const CellSpec& cell) {
+  SamplerConfig sampler = request.sampler;
+  std::uint64_t what = static_cast<std::uint64_t>(cell.workload);
+  for (std::uint64_t part : {std::uint64_t{cell.size}, std::uint64_t{cell.alignment.requested},
+                             std::uint64_t{cell.alignment.preferred}, std::uint64_t{cell.live}})
+    what = what * 1000003u + part;
+  sampler.stretch_seed = request.seed ^ (what * 0x9e3779b97f4a7c15ull);
+  return sampler;
+}
+
 void report_warmed_up(std::uint64_t batch_ns, std::uint64_t iterations, int samples) {
   char line[160];
   const int n = std::snprintf(line, sizeof line,
@@ -289,7 +302,8 @@ int worker_main(int argc, char** argv) {
     if (request.mode == WorkerMode::count)
       emit(count_cell(cell, request.touch, plugin.get(), entry));
     else
-      emit(run_cell(cell, request.sampler, request.touch, identity.name.c_str(), plugin.get(), request.measure, entry));
+      emit(run_cell(cell, sampler_for(request, cell), request.touch, identity.name.c_str(), plugin.get(),
+                    request.measure, entry));
   }
   emit({{"type", "done"}});
   return 0;

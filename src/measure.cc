@@ -19,6 +19,7 @@
 #include "src/machine/virtualization.h"
 #include "src/exports/format_registry.h"
 #include "src/orchestrator.h"
+#include "src/plan/cost.h"
 #include "src/plan/shard.h"
 #include "src/process_launcher.h"
 #include "src/progress.h"
@@ -381,8 +382,11 @@ RunResults execute_plan(Plan plan, const Matrix& matrix, const std::filesystem::
       first["resumed"].push_back({{"at", utc_timestamp("%Y-%m-%dT%H:%M:%SZ")}, {"conditions", results.conditions}});
       results.conditions = std::move(first);
     }
-    run_jobs(results, jobs_left(results), launcher, hooks);
+    const std::vector<Job> left = jobs_left(results);
+    progress.expect(cumulative_expected_seconds(results.plan, left, results.protocol));
+    run_jobs(results, left, launcher, hooks);
   } else {
+    progress.expect(cumulative_expected_seconds(results.plan, results.plan.jobs, results.protocol));
     run_plan(results, launcher, hooks);
   }
   progress.finish();

@@ -229,6 +229,8 @@ class JobRunner {
       m.seed = worker.job.seed;
       m.iterations = report.iterations;
       m.warmup_batches = report.warmup_batches;
+      m.warm = report.warm;
+      m.sample_iterations = report.sample_iterations;
       m.sample_ns_per_op = report.sample_ns_per_op;
       m.median_ns_per_op = median(report.sample_ns_per_op);
       m.data_accesses_per_op = report.data_accesses_per_op;

@@ -22,14 +22,20 @@ void ProgressLine::update(std::size_t done, std::size_t total, const std::string
   if (!enabled_) return;
   const double elapsed =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-  const std::string left =
-      done == 0 ? "?" : format_duration(elapsed / static_cast<double>(done) * static_cast<double>(total - done));
+  const std::string left = done == 0 ? "?" : format_duration(seconds_left(done, total, elapsed));
   std::string line = fmt::format("[{}/{}] {} | {} elapsed, ~{} left", done, total, current,
                                  format_duration(elapsed), left);
   if (line.size() > 110) line = line.substr(0, 110);
   std::fprintf(stderr, "\r\033[K%s", line.c_str());
   std::fflush(stderr);
   drawn_ = true;
+}
+
+double ProgressLine::seconds_left(std::size_t done, std::size_t total, double elapsed) const {
+  if (done == 0 || done > total) return 0;
+  if (cumulative_.size() == total + 1 && cumulative_[done] > 0)
+    return elapsed * (cumulative_[total] - cumulative_[done]) / cumulative_[done];
+  return elapsed / static_cast<double>(done) * static_cast<double>(total - done);
 }
 
 void ProgressLine::finish() {

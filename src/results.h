@@ -29,6 +29,8 @@ struct ProcessMeasurement {
   std::uint64_t seed = 0;
   std::uint64_t iterations = 0;
   int warmup_batches = 0;
+  bool warm = true;  // warm-up ended on its criterion, not at its cap (harness/sampler.h)
+  std::vector<std::uint64_t> sample_iterations;  // each sample's stretched count; empty: all `iterations`
   std::vector<double> sample_ns_per_op;  // or instructions per op (Measure::instructions)
   double median_ns_per_op = 0;
   std::optional<double> data_accesses_per_op;  // instructions mode

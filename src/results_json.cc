@@ -29,7 +29,17 @@ nlohmann::json protocol_json(const RunProtocol& p) {
           {"cpu", p.cpu < 0 ? nlohmann::json("last allowed") : nlohmann::json(p.cpu)},
           {"worker_timeout_s", p.worker_timeout_s},
           {"seed", p.seed},
-          {"unstable_spread", kUnstableSpread}};
+          {"unstable_spread", kUnstableSpread},
+          {"batch", {{"warm_up", fmt::format("double the count until a batch lasts min_batch_ms/{}, then repeat it "
+                                             "until two batches in a row agree within {:g}% (at most {} repeats; "
+                                             "processes[].warm says which)",
+                                             kProbeDivisor, kWarmTolerance * 100, kMaxWarmBatches)},
+                     {"count", fmt::format("predicted from the last warm-up batch for min_batch_ms x {:g}",
+                                           kTargetMargin)},
+                     {"stretch_max", kDefaultStretch},
+                     {"stretch", "sample k runs the count x (1 + stretch_max x u_k), u_k in [0, 1) from the "
+                                 "process's seed and the cell (both sides of a pair alike); "
+                                 "processes[].sample_iterations"}}}};
   if (p.measure == Measure::instructions)
     j["instructions_mode"] = {{"tool", "valgrind --tool=callgrind --collect-atstart=no --cache-sim=yes"},
                               {"operations_per_cell", kInstructionModeOperations},
@@ -120,9 +130,11 @@ nlohmann::json results_to_json(const RunResults& r) {
                            {"seed", p.seed},
                            {"iterations", p.iterations},
                            {"warmup_batches", p.warmup_batches},
+                           {"warm", p.warm},
                            {names.process_median, p.median_ns_per_op},
                            {names.samples, p.sample_ns_per_op}});
       if (p.data_accesses_per_op) processes.back()["data_accesses_per_op"] = *p.data_accesses_per_op;
+      if (!p.sample_iterations.empty()) processes.back()["sample_iterations"] = p.sample_iterations;
       if (!p.counter_samples_per_op.empty()) processes.back()["counter_samples_per_op"] = p.counter_samples_per_op;
     }
     cells.push_back({{"id", spec.id},

@@ -64,7 +64,7 @@ class FakeLauncher : public WorkerLauncher {
         crashed.stderr_tail = "Segmentation fault in fake allocator\n";
         return crashed;
       }
-      CellReport r{cell.id, true, "", 100, cell.live, 3, {}, {}, {}};
+      CellReport r{cell.id, true, "", 100, cell.live, 3, true, {}, {}, {}, {}};
       for (int s = 0; s < req.sampler.samples; ++s) r.sample_ns_per_op.push_back(ns_of(request.executable, cell.id) * (1 + 0.1 * s));
       on_line(nlohmann::json(r).dump());
       ++reported;

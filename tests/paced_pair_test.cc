@@ -84,7 +84,8 @@ class FakePacedLauncher : public WorkerLauncher {
       }
       on_line(fmt::format(R"({{"type":"sampled","id":{}}})", cell.id));
     }
-    CellReport report{cell.id, true, "", iterations, cell.live, 1, std::vector<double>(static_cast<std::size_t>(req.sampler.samples), 10.0), {}, {}};
+    CellReport report{cell.id, true, "", iterations, cell.live, 1, true, {},
+                      std::vector<double>(static_cast<std::size_t>(req.sampler.samples), 10.0), {}, {}};
     on_line(nlohmann::json(report).dump());
     on_line(R"({"type":"done"})");
     LaunchOutcome ok;

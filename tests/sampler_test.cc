@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -8,46 +10,106 @@
 namespace abench {
 namespace {
 
-// A fake batch: every iteration costs a fixed number of ns; records what was asked.
+// A fake batch: every iteration costs a fixed number of ns (the first `cold` batches
+// `cold_factor` times that); records what was asked.
 struct FakeBatch {
   std::uint64_t ns_per_iteration;
   std::vector<std::uint64_t> asked;
+  int cold = 0;
+  double cold_factor = 1;
   std::uint64_t operator()(std::uint64_t iterations) {
     asked.push_back(iterations);
-    return iterations * ns_per_iteration;
+    const double factor = static_cast<int>(asked.size()) <= cold ? cold_factor : 1;
+    return static_cast<std::uint64_t>(static_cast<double>(iterations * ns_per_iteration) * factor);
   }
 };
 
-TEST(Sampler, DoublesUntilABatchReachesTheMinimumThenSamplesAtThatCount) {
-  FakeBatch batch{1000, {}};
-  SamplerConfig config;
-  config.min_batch_ns = 25'000'000;
-  config.samples = 11;
-  const SampleRun run = sample(config, batch);
-  // 2^15 * 1000 ns = 32.8 ms is the first batch >= 25 ms.
-  EXPECT_EQ(run.iterations, 32768u);
-  EXPECT_EQ(run.warmup_batches, 16);
-  ASSERT_EQ(run.batch_ns.size(), 11u);
-  for (auto ns : run.batch_ns) EXPECT_EQ(ns, 32768u * 1000);
-  EXPECT_EQ(batch.asked.front(), 1u);
-  EXPECT_EQ(batch.asked.size(), 16u + 11u);
+TEST(Sampler, TimedBatchesLandBetweenOneAndOnePointTwoTimesTheTarget) {
+  for (std::uint64_t cost : {1ull, 7ull, 1000ull, 33'333ull, 1'000'000ull}) {
+    FakeBatch batch{cost, {}};
+    SamplerConfig config;
+    config.min_batch_ns = 25'000'000;
+    config.samples = 11;
+    config.stretch_seed = 42;
+    const SampleRun run = sample(config, batch);
+    ASSERT_EQ(run.batch_ns.size(), 11u);
+    ASSERT_EQ(run.batch_iterations.size(), 11u);
+    for (std::size_t k = 0; k < run.batch_ns.size(); ++k) {
+      EXPECT_GE(run.batch_ns[k], config.min_batch_ns) << cost;
+      EXPECT_LE(static_cast<double>(run.batch_ns[k]), 1.2 * static_cast<double>(config.min_batch_ns)) << cost;
+      EXPECT_EQ(run.batch_ns[k], run.batch_iterations[k] * cost);
+    }
+    EXPECT_TRUE(run.warm);
+    // Warm-up costs a fraction of one timed batch: the doubling to a sixteenth, and one
+    // repeat that agrees.
+    std::uint64_t warmup_ns = 0;
+    for (int b = 0; b < run.warmup_batches; ++b) warmup_ns += batch.asked[static_cast<std::size_t>(b)] * cost;
+    EXPECT_LE(warmup_ns, config.min_batch_ns / 2) << cost;
+  }
 }
 
-TEST(Sampler, SlowOperationNeedsOneWarmupBatch) {
+TEST(Sampler, BatchesAreStretchedByDifferentFactorsTheSameForTheSameSeed) {
+  SamplerConfig config;
+  config.min_batch_ns = 1'000'000;
+  config.samples = 20;
+  config.stretch_seed = 7;
+  FakeBatch a{10, {}}, b{10, {}}, c{10, {}};
+  const SampleRun one = sample(config, a), two = sample(config, b);
+  EXPECT_EQ(one.batch_iterations, two.batch_iterations);  // both sides of a pair: the same work
+  const auto [low, high] = std::minmax_element(one.batch_iterations.begin(), one.batch_iterations.end());
+  EXPECT_GT(static_cast<double>(*high) / static_cast<double>(*low), 1.04);  // not in lockstep
+  EXPECT_LE(*high, static_cast<std::uint64_t>(static_cast<double>(one.iterations) * (1 + kDefaultStretch)) + 1);
+  config.stretch_seed = 8;
+  EXPECT_NE(sample(config, c).batch_iterations, one.batch_iterations);
+}
+
+TEST(Sampler, AColdCellWarmsUpUntilTwoBatchesAgree) {
+  // Each batch runs faster than the one before (caches, the allocator's free lists, page
+  // faults settling): 1000 ns an iteration x (1 + 2 x 0.7^batch).
+  int calls = 0;
+  SamplerConfig config;
+  config.min_batch_ns = 160'000;  // probes of 10 us
+  config.samples = 3;
+  const SampleRun run = sample(config, [&](std::uint64_t iterations) {
+    return static_cast<std::uint64_t>(static_cast<double>(iterations) * 1000 * (1 + 2 * std::pow(0.7, calls++)));
+  });
+  EXPECT_TRUE(run.warm);
+  // Consecutive batches first agree within 3% from the tenth on (0.7^9 x 2 = 8% above).
+  EXPECT_GE(run.warmup_batches, 10);
+  // Predicted from the last warm-up batch (about 1056 ns an iteration by then): 155, where
+  // the first batch's rate would have given 55.
+  EXPECT_EQ(run.iterations, 155u);
+}
+
+TEST(Sampler, ACellThatNeverSettlesStopsWarmingAtTheCapAndSaysSo) {
+  std::uint64_t calls = 0;
+  SamplerConfig config;
+  config.min_batch_ns = 1'600'000;
+  config.samples = 2;
+  const SampleRun run = sample(config, [&](std::uint64_t iterations) {
+    return iterations * (1000 + 200 * (++calls % 2));  // alternates 20% apart
+  });
+  EXPECT_FALSE(run.warm);
+  EXPECT_EQ(run.batch_ns.size(), 2u);
+}
+
+TEST(Sampler, SlowOperationRunsOneIterationABatch) {
   FakeBatch batch{30'000'000, {}};
   const SampleRun run = sample(SamplerConfig{}, batch);
   EXPECT_EQ(run.iterations, 1u);
-  EXPECT_EQ(run.warmup_batches, 1);
+  for (auto n : run.batch_iterations) EXPECT_EQ(n, 1u);
 }
 
-TEST(Sampler, FixedIterationsSkipAdaptation) {
+TEST(Sampler, FixedIterationsAreSampledAtThatCountStretched) {
   FakeBatch batch{1, {}};
   SamplerConfig config;
   config.fixed_iterations = 500;
   config.samples = 3;
+  config.min_batch_ns = 400;
+  config.stretch_max = 0;
   const SampleRun run = sample(config, batch);
   EXPECT_EQ(run.iterations, 500u);
-  EXPECT_EQ(batch.asked, (std::vector<std::uint64_t>{500, 500, 500, 500}));
+  EXPECT_EQ(run.batch_iterations, (std::vector<std::uint64_t>{500, 500, 500}));
 }
 
 TEST(Sampler, StopsAtMaxIterationsWhenABatchNeverGetsLong) {
@@ -55,6 +117,7 @@ TEST(Sampler, StopsAtMaxIterationsWhenABatchNeverGetsLong) {
   SamplerConfig config;
   config.max_iterations = 1024;
   config.samples = 2;
+  config.stretch_max = 0;
   const SampleRun run = sample(config, batch);
   EXPECT_EQ(run.iterations, 1024u);
 }
@@ -69,7 +132,8 @@ TEST(Sampler, APacedSamplerWaitsBeforeWarmupAndEverySampleAndSaysWhenEachIsDone)
   g_told_iterations = 0;
   SamplerConfig config;
   config.samples = 2;
-  config.min_batch_ns = 4000;
+  config.min_batch_ns = 64'000;
+  config.stretch_max = 0;
   config.wait_for_warmup = [] {
     g_paced_log.push_back("W");
     return g_told_iterations;
@@ -80,15 +144,19 @@ TEST(Sampler, APacedSamplerWaitsBeforeWarmupAndEverySampleAndSaysWhenEachIsDone)
     g_paced_log.push_back("B" + std::to_string(iterations));
     return iterations * 1000;
   });
-  EXPECT_EQ(run.iterations, 4u);
-  EXPECT_EQ(g_paced_log, (std::vector<std::string>{"W", "B1", "B2", "B4", "S", "B4", "D", "S", "B4", "D"}));
+  // Doubling to 4 us (1/16 of 64 us), one repeat that agrees, then 64 x 1.02 iterations.
+  EXPECT_EQ(run.iterations, 66u);
+  EXPECT_EQ(g_paced_log,
+            (std::vector<std::string>{"W", "B1", "B2", "B4", "B4", "S", "B66", "D", "S", "B66", "D"}));
 }
 
-TEST(Sampler, APacedSamplerWarmsUpAtTheCountItIsTold) {
+TEST(Sampler, APacedSamplerSamplesAtTheCountItIsTold) {
   g_paced_log.clear();
   g_told_iterations = 96;
   SamplerConfig config;
   config.samples = 1;
+  config.min_batch_ns = 64;
+  config.stretch_max = 0;
   config.fixed_iterations = 8;  // an earlier round's count: the pace channel's word wins
   config.wait_for_warmup = [] {
     g_paced_log.push_back("W");
@@ -99,8 +167,7 @@ TEST(Sampler, APacedSamplerWarmsUpAtTheCountItIsTold) {
     return iterations;
   });
   EXPECT_EQ(run.iterations, 96u);
-  EXPECT_EQ(run.warmup_batches, 1);
-  EXPECT_EQ(g_paced_log, (std::vector<std::string>{"W", "B96", "B96"}));
+  EXPECT_EQ(g_paced_log, (std::vector<std::string>{"W", "B1", "B2", "B4", "B4", "B96"}));
 }
 
 }  // namespace

@@ -6,23 +6,9 @@
 #include <fmt/format.h>
 
 #include "src/errors.h"
+#include "src/plan/cost.h"
 
 namespace abench {
-namespace {
-
-// Rough figures of this project's workers (a default-matrix run, one fresh process per
-// cell, on the 2-core development VM): a worker starts in about 10 ms; a counting run takes
-// 8 to 160 ms, about 10 ms plus 3 ns per byte its cell keeps live; the warm-up takes about
-// two batches, and a timed batch lands between one and two min_batch_ms. callgrind starts
-// in about a second.
-constexpr double kWorkerStartS = 0.010;
-constexpr double kCountingRunS = 0.010;
-constexpr double kCountingSPerLiveByte = 3e-9;
-constexpr double kWarmupBatches = 2;
-constexpr double kBatchOvershoot = 1.5;
-constexpr double kCallgrindStartS = 1.0;
-
-}  // namespace
 
 ShardSpec parse_shard(const std::string& text, const std::string& option) {
   const std::size_t slash = text.find('/');
@@ -36,17 +22,6 @@ ShardSpec parse_shard(const std::string& text, const std::string& option) {
     throw UsageError(fmt::format("option {}: '{}' is not a shard (allowed: K/N with 1 <= K <= N <= {}, e.g. 2/4)",
                                  option, text, kMaxShards));
   return {k, n};
-}
-
-double expected_cell_seconds(const CellSpec& cell, const RunProtocol& p) {
-  const double processes = p.processes;
-  const double counting =
-      p.counts ? kCountingRunS + kCountingSPerLiveByte * static_cast<double>(cell_footprint_bytes(cell)) : 0;
-  if (p.measure == Measure::instructions) return processes * kCallgrindStartS + counting;
-  const double batch_s = p.min_batch_ms / 1000 * kBatchOvershoot;
-  const double timed = processes * (p.samples + kWarmupBatches) * batch_s;
-  const double starts = p.fresh_process_per_cell ? processes * kWorkerStartS : 0;
-  return timed + starts + counting;
 }
 
 std::vector<int> shard_of_positions(const Plan& plan, const RunProtocol& protocol, int count) {

@@ -12,6 +12,7 @@
 
 #include "src/matrix.h"
 #include "src/plan.h"
+#include "src/plan/cost.h"
 
 namespace abench {
 
@@ -23,11 +24,6 @@ struct ShardSpec {
 // "K/N" with 1 <= K <= N <= kMaxShards; UsageError naming `option` otherwise.
 ShardSpec parse_shard(const std::string& text, const std::string& option);
 inline constexpr int kMaxShards = 1000;
-
-// Seconds one cell of one variant is expected to take under the protocol: its timed
-// batches (samples plus warm-up, each at least min_batch_ms), its worker starts and its
-// counting run. Only relative costs matter: they balance the shards.
-double expected_cell_seconds(const CellSpec& cell, const RunProtocol& protocol);
 
 // The shard (0-based) of every cell position of the plan: largest expected cost first,
 // each to the shard with the least so far (ties to the lowest shard and position), so the

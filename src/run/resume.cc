@@ -19,6 +19,8 @@ ProcessMeasurement measurement_from(const nlohmann::json& p, const MetricNames& 
   m.seed = whole_number<std::uint64_t>(p.at("seed"), "seed");
   m.iterations = whole_number<std::uint64_t>(p.at("iterations"), "iterations");
   m.warmup_batches = whole_number<int>(p.at("warmup_batches"), "warmup_batches");
+  m.warm = p.value("warm", true);
+  if (p.contains("sample_iterations")) read_field(p, "sample_iterations", m.sample_iterations);
   m.median_ns_per_op = p.at(names.process_median).get<double>();
   m.sample_ns_per_op = p.at(names.samples).get<std::vector<double>>();
   if (p.contains("data_accesses_per_op")) m.data_accesses_per_op = p["data_accesses_per_op"].get<double>();
