@@ -66,6 +66,7 @@ void to_json(nlohmann::json& j, const WorkerRequest& r) {
        {"min_batch_ns", r.sampler.min_batch_ns},
        {"samples", r.sampler.samples},
        {"fixed_iterations", r.sampler.fixed_iterations},
+       {"follow_rate", r.sampler.follow_rate},
        {"touch", r.touch},
        {"pin", r.pin},
        {"cpu", r.cpu},
@@ -90,6 +91,7 @@ void from_json(const nlohmann::json& j, WorkerRequest& r) {
   read_field(j, "min_batch_ns", r.sampler.min_batch_ns);
   read_field(j, "samples", r.sampler.samples);
   read_field(j, "fixed_iterations", r.sampler.fixed_iterations);
+  r.sampler.follow_rate = j.value("follow_rate", false);
   read_field(j, "touch", r.touch);
   read_field(j, "pin", r.pin);
   read_field(j, "cpu", r.cpu);

@@ -10,13 +10,18 @@
 // with a margin for the prediction's error); sample k runs that count stretched by a
 // factor 1 + stretch_max x u_k, u_k in [0, 1) drawn from stretch_seed, so that batch
 // lengths do not fall into lockstep with periodic noise (nanobench stretches by 0-20%).
-// Timed batches so last about 1.0 to 1.15 times min_batch_ns, where the doubling made them
-// 1 to 2 times.
+// With follow_rate (no partner whose batches must match) each sample's count is predicted
+// again from the median time per iteration of the samples before it: a short warm-up
+// batch runs a few percent slower per iteration than a whole one, and the samples would
+// otherwise inherit that error. Timed batches so last about 1.0 to 1.15 times
+// min_batch_ns, where the doubling made them 1 to 2 times.
 // With fixed_iterations (compare: both sides of a cell do the same work; a paced worker
 // may be told the count when its warm-up starts) the samples run that count, stretched by
 // the same factors on both sides (one stretch seed per pair).
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <vector>
@@ -26,8 +31,8 @@ namespace abench {
 inline constexpr std::uint64_t kProbeDivisor = 16;
 inline constexpr double kWarmTolerance = 0.03;
 inline constexpr int kMaxWarmBatches = 8;  // at the probe's count, after the doubling
-inline constexpr double kTargetMargin = 1.02;
-inline constexpr double kDefaultStretch = 0.10;
+inline constexpr double kTargetMargin = 1.03;
+inline constexpr double kDefaultStretch = 0.08;
 
 struct SamplerConfig {
   std::uint64_t min_batch_ns = 25'000'000;
@@ -36,6 +41,7 @@ struct SamplerConfig {
   std::uint64_t max_iterations = 1ull << 36;     // guards a batch that never gets long
   double stretch_max = kDefaultStretch;          // sample k runs up to this much longer
   std::uint64_t stretch_seed = 0;
+  bool follow_rate = false;                      // predict each sample's count again (no partner)
   // Called once warm-up has fixed the batch, before the first sample, with how long a
   // timed batch is expected to take at most: the worker tells abench how long the samples
   // will take, so a hang is found in seconds (docs/protocol.md, "warm"). Not part of the request.
@@ -96,25 +102,35 @@ SampleRun sample(const SamplerConfig& config, TimeBatch&& time_batch) {
     ns = again;
   }
   const double ns_per_iteration = static_cast<double>(std::max<std::uint64_t>(ns, 1)) / static_cast<double>(iterations);
-  if (fixed) {
-    run.iterations = fixed;
-  } else {
-    const double predicted = std::ceil(static_cast<double>(config.min_batch_ns) * kTargetMargin / ns_per_iteration);
-    run.iterations = std::max<std::uint64_t>(
-        iterations, std::min<std::uint64_t>(config.max_iterations, static_cast<std::uint64_t>(predicted)));
-  }
+  const auto predicted_at = [&](double rate) {
+    const double count = std::ceil(static_cast<double>(config.min_batch_ns) * kTargetMargin / rate);
+    return std::max<std::uint64_t>(1, std::min<std::uint64_t>(config.max_iterations, static_cast<std::uint64_t>(count)));
+  };
+  run.iterations = fixed ? fixed : std::max(iterations, predicted_at(ns_per_iteration));
   if (config.on_warmed_up != nullptr)
     config.on_warmed_up(static_cast<std::uint64_t>(ns_per_iteration * static_cast<double>(run.iterations) *
                                                    (1 + config.stretch_max)),
                         run.iterations, config.samples);
+  const bool follow = config.follow_rate && !fixed;
+  std::uint64_t base = run.iterations;
+  std::array<double, 16> rates{};  // the last samples' ns per iteration: on the stack, nothing allocates
+  std::size_t seen = 0;
   for (int s = 0; s < config.samples; ++s) {
     const auto stretched = static_cast<std::uint64_t>(
-        std::llround(static_cast<double>(run.iterations) * batch_stretch(config.stretch_seed, s, config.stretch_max)));
+        std::llround(static_cast<double>(base) * batch_stretch(config.stretch_seed, s, config.stretch_max)));
     const std::uint64_t count = std::max<std::uint64_t>(stretched, 1);
     if (config.wait_for_sample != nullptr) config.wait_for_sample();
-    run.batch_ns.push_back(time_batch(count));
+    const std::uint64_t took = time_batch(count);
+    run.batch_ns.push_back(took);
     run.batch_iterations.push_back(count);
     if (config.after_sample != nullptr) config.after_sample();
+    if (follow && took > 0) {
+      rates[seen++ % rates.size()] = static_cast<double>(took) / static_cast<double>(count);
+      std::array<double, 16> sorted = rates;
+      const std::size_t n = std::min(seen, rates.size());
+      std::nth_element(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(n / 2), sorted.begin() + static_cast<std::ptrdiff_t>(n));
+      base = predicted_at(sorted[n / 2]);
+    }
   }
   return run;
 }

@@ -322,6 +322,8 @@ WorkerRequest make_worker_request(const RunResults& results, const Job& job) {
   request.mode = job.mode;
   const RunProtocol& p = results.protocol;
   request.sampler.min_batch_ns = static_cast<std::uint64_t>(p.min_batch_ms * 1e6);
+  // A compare's two sides run the same counts batch by batch; a run's cells have no partner.
+  request.sampler.follow_rate = results.plan.partner.empty();
   request.sampler.samples = p.samples;
   request.touch = p.touch;
   request.pin = p.pin;

@@ -128,4 +128,16 @@ std::string side_of(const RunResults& results, const CellRecord& cell);
 // Allocator version and malloc object reported by the first worker of each variant.
 const WorkerHello* hello_of_variant(const RunResults& results, std::size_t variant);
 
+// What results.json keeps of a variant's worker hello, under which name: written by
+// results_to_json, read back by --resume and merge (src/run/resume.h).
+struct StoredHelloField {
+  const char* key;
+  std::string WorkerHello::*member;
+};
+inline constexpr StoredHelloField kStoredHelloFields[] = {
+    {"allocator_version", &WorkerHello::allocator_version}, {"malloc_object", &WorkerHello::malloc_object},
+    {"worker_compiler", &WorkerHello::compiler},             {"worker_cxx_flags", &WorkerHello::cxx_flags},
+    {"worker_git_revision", &WorkerHello::git_revision},     {"subject", &WorkerHello::subject},
+    {"entry_set", &WorkerHello::entry_set},                  {"entry_calls", &WorkerHello::entry_calls}};
+
 }  // namespace abench

@@ -34,7 +34,9 @@ nlohmann::json protocol_json(const RunProtocol& p) {
                                              "until two batches in a row agree within {:g}% (at most {} repeats; "
                                              "processes[].warm says which)",
                                              kProbeDivisor, kWarmTolerance * 100, kMaxWarmBatches)},
-                     {"count", fmt::format("predicted from the last warm-up batch for min_batch_ms x {:g}",
+                     {"count", fmt::format("predicted for min_batch_ms x {:g} from the last warm-up batch, and "
+                                           "without a partner (run) again before each sample from the median "
+                                           "time per iteration of the samples before it",
                                            kTargetMargin)},
                      {"stretch_max", kDefaultStretch},
                      {"stretch", "sample k runs the count x (1 + stretch_max x u_k), u_k in [0, 1) from the "
@@ -103,16 +105,8 @@ nlohmann::json results_to_json(const RunResults& r) {
                            {"plugin", spec.plugin}, {"preload", spec.preload}, {"exe", spec.exe},
                            {"env", nlohmann::json::object()}};
     for (const auto& [key, value] : spec.env) variant["env"][key] = value;
-    if (const WorkerHello* hello = hello_of_variant(r, v)) {
-      variant["allocator_version"] = hello->allocator_version;
-      variant["malloc_object"] = hello->malloc_object;
-      variant["worker_compiler"] = hello->compiler;
-      variant["worker_cxx_flags"] = hello->cxx_flags;
-      variant["worker_git_revision"] = hello->git_revision;
-      variant["subject"] = hello->subject;
-      variant["entry_set"] = hello->entry_set;
-      variant["entry_calls"] = hello->entry_calls;
-    }
+    if (const WorkerHello* hello = hello_of_variant(r, v))
+      for (const StoredHelloField& field : kStoredHelloFields) variant[field.key] = hello->*field.member;
     variants.push_back(std::move(variant));
   }
 

@@ -57,14 +57,7 @@ std::vector<std::optional<WorkerHello>> hellos_as_stored(const nlohmann::json& s
     }
     WorkerHello h;
     h.backend = v.at("backend").get<std::string>();
-    h.allocator_version = v.value("allocator_version", "");
-    h.malloc_object = v.value("malloc_object", "");
-    h.compiler = v.value("worker_compiler", "");
-    h.cxx_flags = v.value("worker_cxx_flags", "");
-    h.git_revision = v.value("worker_git_revision", "");
-    h.subject = v.value("subject", "");
-    h.entry_set = v.value("entry_set", "");
-    h.entry_calls = v.value("entry_calls", "");
+    for (const StoredHelloField& field : kStoredHelloFields) h.*field.member = v.value(field.key, "");
     hellos.push_back(std::move(h));
   }
   return hellos;
