@@ -1,12 +1,14 @@
 #include "harness/instruction_counter.h"
 
+#include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
+#include <cstring>
 #include <stdexcept>
-#include <vector>
+#include <string>
 
 #include "harness/workloads.h"
 
@@ -22,27 +24,77 @@ namespace {
 
 int g_dumps = 0;  // callgrind numbers its dumps 1, 2, ... per process
 
-// The "events:" and "summary:"/"totals:" lines of a callgrind output file.
-InstructionCount parse_dump(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot read the callgrind dump " + path);
-  std::vector<std::string> events;
-  std::vector<std::uint64_t> totals;
-  for (std::string line; std::getline(in, line);) {
-    std::istringstream fields(line.substr(line.find(':') + 1));
-    if (line.rfind("events:", 0) == 0) {
-      for (std::string e; fields >> e;) events.push_back(e);
-    } else if (line.rfind("summary:", 0) == 0 || line.rfind("totals:", 0) == 0) {
-      totals.clear();
-      for (std::uint64_t v; fields >> v;) totals.push_back(v);
+// The "events:" and "summary:"/"totals:" lines of a callgrind output file, read with no
+// heap allocation: the allocator under test serves this process too, and the file (its
+// name holds the pid, its totals the counts so far) must not change what that allocator
+// holds when the next cell is counted. Reading it through std::ifstream and std::string
+// made the counts of later cells depend on the worker's pid: 0.9% apart for system append.
+constexpr std::size_t kMaxEvents = 32;
+
+struct DumpTotals {
+  char names[kMaxEvents][32] = {};
+  std::uint64_t totals[kMaxEvents] = {};
+  std::size_t events = 0, values = 0;
+};
+
+void parse_dump_line(const char* line, std::size_t length, DumpTotals& d) {
+  auto starts = [&](const char* prefix) {
+    const std::size_t n = std::strlen(prefix);
+    return length >= n && std::memcmp(line, prefix, n) == 0;
+  };
+  const bool events = starts("events:"), totals = starts("summary:") || starts("totals:");
+  if (!events && !totals) return;
+  std::size_t i = static_cast<std::size_t>(static_cast<const char*>(std::memchr(line, ':', length)) - line) + 1;
+  if (totals) d.values = 0;
+  else d.events = 0;
+  while (i < length) {
+    while (i < length && line[i] == ' ') ++i;
+    std::size_t end = i;
+    while (end < length && line[end] != ' ') ++end;
+    if (end > i) {
+      if (events && d.events < kMaxEvents) {
+        const std::size_t n = std::min<std::size_t>(end - i, sizeof d.names[0] - 1);
+        std::memcpy(d.names[d.events], line + i, n);
+        d.names[d.events++][n] = '\0';
+      } else if (totals && d.values < kMaxEvents) {
+        std::uint64_t v = 0;
+        for (std::size_t k = i; k < end && line[k] >= '0' && line[k] <= '9'; ++k) v = v * 10 + static_cast<std::uint64_t>(line[k] - '0');
+        d.totals[d.values++] = v;
+      }
     }
+    i = end;
   }
+}
+
+InstructionCount parse_dump(const char* path) {
+  static char buffer[1 << 16];
+  static DumpTotals d;
+  d = DumpTotals{};
+  const int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw std::runtime_error(std::string("cannot read the callgrind dump ") + path);
+  std::size_t held = 0;
+  for (;;) {
+    const ssize_t n = read(fd, buffer + held, sizeof buffer - held);
+    if (n <= 0) break;
+    held += static_cast<std::size_t>(n);
+    std::size_t start = 0;
+    for (std::size_t i = 0; i < held; ++i)
+      if (buffer[i] == '\n') {
+        parse_dump_line(buffer + start, i - start, d);
+        start = i + 1;
+      }
+    if (start == 0 && held == sizeof buffer) start = held;  // a line longer than the buffer: not one of ours
+    std::memmove(buffer, buffer + start, held - start);
+    held -= start;
+  }
+  close(fd);
+  if (held > 0) parse_dump_line(buffer, held, d);
   InstructionCount count;
-  for (std::size_t i = 0; i < events.size() && i < totals.size(); ++i) {
-    if (events[i] == "Ir") count.instructions = totals[i];
-    if (events[i] == "Dr" || events[i] == "Dw") count.data_accesses += totals[i];
+  for (std::size_t i = 0; i < d.events && i < d.values; ++i) {
+    if (std::strcmp(d.names[i], "Ir") == 0) count.instructions = d.totals[i];
+    if (std::strcmp(d.names[i], "Dr") == 0 || std::strcmp(d.names[i], "Dw") == 0) count.data_accesses += d.totals[i];
   }
-  if (events.empty() || totals.empty()) throw std::runtime_error("no event totals in the callgrind dump " + path);
+  if (d.events == 0 || d.values == 0) throw std::runtime_error(std::string("no event totals in the callgrind dump ") + path);
   return count;
 }
 
@@ -80,11 +132,14 @@ InstructionCount count_region(const std::function<void()>& region, int cell_id) 
   CALLGRIND_TOGGLE_COLLECT;
   region();
   CALLGRIND_TOGGLE_COLLECT;
-  const std::string reason = "abench-cell-" + std::to_string(cell_id);
-  CALLGRIND_DUMP_STATS_AT(reason.c_str());
+  char reason[64];  // on the stack, as the path below: nothing here may allocate
+  std::snprintf(reason, sizeof reason, "abench-cell-%d", cell_id);
+  CALLGRIND_DUMP_STATS_AT(reason);
   ++g_dumps;
-  return parse_dump(std::string(std::getenv("ABENCH_CALLGRIND_DIR")) + "/callgrind." + std::to_string(getpid()) +
-                    "." + std::to_string(g_dumps));
+  char path[4096];
+  std::snprintf(path, sizeof path, "%s/callgrind.%ld.%d", std::getenv("ABENCH_CALLGRIND_DIR"),
+                static_cast<long>(getpid()), g_dumps);
+  return parse_dump(path);
 #else
   (void)region;
   (void)cell_id;
