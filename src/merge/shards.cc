@@ -175,16 +175,7 @@ void check_shards_belong_together(const std::vector<ShardResults>& shards, bool 
 }
 
 std::vector<std::string> unsharded_command_line(const std::vector<std::string>& line) {
-  std::vector<std::string> out;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    if (line[i] == "--shard" || line[i] == "--out") {
-      ++i;
-      continue;
-    }
-    if (line[i].starts_with("--shard=") || line[i].starts_with("--out=")) continue;
-    out.push_back(line[i]);
-  }
-  return out;
+  return without_options(line, {"--shard", "--out"});
 }
 
 namespace {

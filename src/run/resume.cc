@@ -63,6 +63,22 @@ std::vector<std::optional<WorkerHello>> hellos_as_stored(const nlohmann::json& s
   return hellos;
 }
 
+std::vector<std::string> without_options(const std::vector<std::string>& line,
+                                         std::initializer_list<std::string_view> options) {
+  std::vector<std::string> kept;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const std::string& a = line[i];
+    const auto named = [&](std::string_view option) { return a == option; };
+    const auto joined = [&](std::string_view option) { return a.starts_with(option) && a.size() > option.size() && a[option.size()] == '='; };
+    if (std::any_of(options.begin(), options.end(), named)) {
+      ++i;  // and its value
+    } else if (std::none_of(options.begin(), options.end(), joined)) {
+      kept.push_back(a);
+    }
+  }
+  return kept;
+}
+
 std::vector<std::string> resume_command_line(const std::filesystem::path& dir, const std::string& command,
                                              const std::string& program) {
   const std::string path = (dir / "results.json").string();
@@ -74,17 +90,9 @@ std::vector<std::string> resume_command_line(const std::filesystem::path& dir, c
     if (line.size() < 2 || line[1] != command)
       throw UsageError(fmt::format("--resume {}: {} holds a run of 'abench {}', not of 'abench {}'", dir.string(), path,
                                    line.size() < 2 ? "?" : line[1], command));
-    std::vector<std::string> args{program, command};
-    for (std::size_t i = 2; i < line.size(); ++i) {
-      const std::string& a = line[i];
-      // Replaced below; "--opt=value" and "--opt value" both.
-      if (a == "--out" || a == "--seed") {
-        ++i;
-        continue;
-      }
-      if (a.starts_with("--out=") || a.starts_with("--seed=")) continue;
-      args.push_back(a);
-    }
+    // Both replaced below.
+    std::vector<std::string> args = without_options({line.begin() + 2, line.end()}, {"--out", "--seed"});
+    args.insert(args.begin(), {program, command});
     args.insert(args.end(), {"--seed", std::to_string(whole_number<std::uint64_t>(stored.at("protocol").at("seed"), "protocol.seed")), "--out",
                              dir.string()});
     return args;

@@ -5,7 +5,9 @@
 
 #include <filesystem>
 #include <optional>
+#include <initializer_list>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -19,6 +21,10 @@ namespace abench {
 // UsageError when dir holds no interrupted run of that command.
 std::vector<std::string> resume_command_line(const std::filesystem::path& dir, const std::string& command,
                                              const std::string& program);
+
+// A stored command line less the options named, "--opt value" and "--opt=value" both.
+std::vector<std::string> without_options(const std::vector<std::string>& line,
+                                         std::initializer_list<std::string_view> options);
 
 // Lays what the stored run finished into results, whose plan was built again from the
 // same command line: the same cells, or a UsageError (the matrix file changed since).
