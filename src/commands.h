@@ -17,6 +17,8 @@ struct MeasureOptions {
   std::vector<std::string> backends, policies, workloads, sizes, alignments, lives;
   std::optional<int> samples, processes, cpu;
   std::optional<double> min_batch_ms, worker_timeout_s;
+  std::optional<double> until_interval_percent;  // adaptive rounds (src/run/adaptive_rounds.h)
+  std::optional<int> max_rounds;
   std::optional<std::string> order;
   std::optional<std::uint64_t> seed;
   bool fresh_process_per_cell = false;

@@ -22,6 +22,17 @@ std::vector<int> rounds_of(const CellRecord& record) {
 
 }  // namespace
 
+CellSides sides_of_pair(const RunResults& results, const CellRecord& before, const CellRecord& after) {
+  CellSides sides;
+  sides.before = samples_of(before);
+  sides.after = samples_of(after);
+  sides.before_rounds = rounds_of(before);
+  sides.after_rounds = rounds_of(after);
+  sides.exact_metric = results.protocol.measure == Measure::instructions;
+  sides.samples_paired = results.protocol.interleave_batches;
+  return sides;
+}
+
 std::string_view name_of(Verdict v) {
   switch (v) {
     case Verdict::slower: return "slower";
@@ -61,6 +72,8 @@ Comparison compare_results(const RunResults& results, const CompareSettings& set
   c.measure = results.protocol.measure;
   c.samples_paired = results.protocol.interleave_batches;
   c.processes = results.protocol.processes;
+  c.until_interval = results.protocol.until_interval;
+  c.max_rounds = results.protocol.max_rounds;
   const Plan& plan = results.plan;
   for (std::size_t v = 0; v + 1 < plan.variants.size(); v += 2) {
     c.baseline_labels.push_back(plan.variants[v].label());
@@ -98,14 +111,7 @@ Comparison compare_results(const RunResults& results, const CompareSettings& set
     } else {
       // The two sides of a compare ran round by round: paired by round, and sample by sample
       // when the pairs took turns batch by batch.
-      CellSides sides;
-      sides.before = samples_of(before);
-      sides.after = samples_of(after);
-      sides.before_rounds = rounds_of(before);
-      sides.after_rounds = rounds_of(after);
-      sides.exact_metric = c.measure == Measure::instructions;
-      sides.samples_paired = c.samples_paired;
-      row.judgement = judge_change(sides, settings.confidence, settings.min_effect);
+      row.judgement = judge_change(sides_of_pair(results, before, after), settings.confidence, settings.min_effect);
       switch (row.judgement->call) {
         case Call::slower: row.verdict = Verdict::slower; break;
         case Call::faster: row.verdict = Verdict::faster; break;

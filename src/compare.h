@@ -41,7 +41,9 @@ struct Comparison {
   CompareSettings settings;
   Measure measure = Measure::time;  // what the figures are (metric_names)
   bool samples_paired = false;  // each round's two processes took turns batch by batch
-  int processes = 0;
+  int processes = 0;  // rounds every cell had; with adaptive rounds, the first of them
+  double until_interval = 0;  // adaptive rounds' target width (a fraction), 0 without
+  int max_rounds = 0;
   std::vector<std::string> baseline_labels, candidate_labels;  // one per pair
   // What each side's workers said serves malloc: version and file ("" if none started).
   std::vector<std::string> baseline_allocators, candidate_allocators;
@@ -63,6 +65,9 @@ struct CompareTally {
   double least_coverage = 1;
 };
 CompareTally tally_of(const Comparison& c);
+
+// A compared cell's two sides as the rule reads them: each process's samples and round.
+CellSides sides_of_pair(const RunResults& results, const CellRecord& before, const CellRecord& after);
 
 // results must come from make_compare_plan (variant 2p baseline, 2p+1 candidate).
 Comparison compare_results(const RunResults& results, const CompareSettings& settings);

@@ -43,9 +43,25 @@ std::string change_text(const CompareRow& row) {
   return percent(row.judgement->change);
 }
 
-std::string interval_text(const CompareRow& row) {
+std::string interval_text(const CompareRow& row, bool adaptive) {
   if (!row.judgement) return "-";
-  return fmt::format("[{}, {}]", percent(row.judgement->low), percent(row.judgement->high));
+  const std::string interval = fmt::format("[{}, {}]", percent(row.judgement->low), percent(row.judgement->high));
+  return adaptive ? fmt::format("{} in {}", interval, row.judgement->replicates) : interval;
+}
+
+// "6 processes a side", or with adaptive rounds how many rounds the cells took and why.
+std::string rounds_text(const Comparison& c) {
+  if (c.until_interval <= 0) return fmt::format("{} processes a side, one pair a round", c.processes);
+  int least = 0, most = 0;
+  for (const CompareRow& row : c.rows)
+    if (row.judgement) {
+      least = least == 0 ? row.judgement->replicates : std::min(least, row.judgement->replicates);
+      most = std::max(most, row.judgement->replicates);
+    }
+  return fmt::format("{} to {} rounds a cell, one pair of processes a round (--until-interval {:g}%: {} rounds, then "
+                     "one more while a cell's interval was wider than {:g}%, at most {}; the interval column says "
+                     "\"in N\" rounds)",
+                     least, most, c.until_interval * 100, c.processes, c.until_interval * 100, c.max_rounds);
 }
 
 std::string verdict_text(const CompareRow& row) {
@@ -74,10 +90,10 @@ std::string comparison_markdown(const Comparison& c) {
   }
   const std::string unit = metric_names(c.measure).column;
   out += fmt::format(
-      "\n{} processes a side, one pair a round; before/after: median of the process medians, {}; change = "
+      "\n{}; before/after: median of the process medians, {}; change = "
       "after/before − 1 (positive: slower); interval: {}; `~`: interval includes 0 or |change| < {:.1f}%; "
       "undecided: too few rounds for the confidence. Counts per buffer.\n\n",
-      c.processes, unit, method_text(c), c.settings.min_effect * 100);
+      rounds_text(c), unit, method_text(c), c.settings.min_effect * 100);
   out += fmt::format("| backend | workload | size | align | live | before {0} | after {0} | change | interval | "
                      "before range | after range | requested bytes | usable bytes | requests | verdict |\n", unit);
   out += "|---|---|--:|--:|--:|--:|--:|--:|---|---|---|---|---|---|---|\n";
@@ -85,7 +101,7 @@ std::string comparison_markdown(const Comparison& c) {
     out += fmt::format("| {} | {} | {} | {}:{} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
                        c.pair_backends[row.pair], name_of(row.spec.workload), row.spec.size,
                        row.spec.alignment.requested, row.spec.alignment.preferred, row.spec.live,
-                       ns(row.before_ns), ns(row.after_ns), change_text(row), interval_text(row),
+                       ns(row.before_ns), ns(row.after_ns), change_text(row), interval_text(row, c.until_interval > 0),
                        range(row.before_min, row.before_max), range(row.after_min, row.after_max),
                        old_new(row, requested), old_new(row, usable), old_new(row, requests),
                        verdict_text(row));
@@ -181,6 +197,9 @@ nlohmann::json comparison_json(const Comparison& c) {
                       {"confidence", c.settings.confidence},
                       {"min_effect", c.settings.min_effect}}},
           {"processes_per_side", c.processes},
+          {"until_interval", c.until_interval > 0 ? nlohmann::json{{"width_percent", c.until_interval * 100},
+                                                                   {"max_rounds", c.max_rounds}}
+                                                  : nlohmann::json(nullptr)},
           {"judged", t.judged},
           {"undecided", t.undecided},
           {"calls", t.calls},

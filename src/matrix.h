@@ -31,6 +31,12 @@ struct RunProtocol {
   int cpu = -1;                   // -1: the last CPU the process may use
   double worker_timeout_s = 0;    // 0: derived from the number of cells
   std::uint64_t seed = 0;         // 0: drawn from the clock, then recorded
+  // --until-interval: after `processes` rounds, more rounds for the cells whose interval is
+  // still wider than this (a fraction; 0: off), each cell at most max_rounds rounds
+  // (src/run/adaptive_rounds.h). The interval is at interval_confidence.
+  double until_interval = 0;
+  int max_rounds = 0;
+  double interval_confidence = 0.95;
 };
 
 struct Matrix {

@@ -23,6 +23,8 @@
 #include "src/plan/shard.h"
 #include "src/process_launcher.h"
 #include "src/progress.h"
+#include "src/run/adaptive_rounds.h"
+#include "src/run/result_writer.h"
 #include "src/run/resume.h"
 #include "src/util/interrupt.h"
 #include "src/util/json_file.h"
@@ -145,6 +147,21 @@ void apply_overrides(Matrix& m, const MeasureOptions& o, const std::vector<std::
     p.cpu = *o.cpu;
   }
   if (o.seed) p.seed = *o.seed;
+  if (o.max_rounds && !o.until_interval_percent)
+    throw UsageError("option --max-rounds: it caps --until-interval's rounds; give --until-interval too");
+  if (o.until_interval_percent) {
+    if (p.measure == Measure::instructions)
+      throw UsageError("option --until-interval: --measure instructions repeats its counts exactly, so more rounds "
+                       "narrow nothing; leave --until-interval out");
+    p.until_interval = *o.until_interval_percent / 100;
+    p.max_rounds = o.max_rounds.value_or(std::max(kDefaultMaxRounds, p.processes));
+    if (p.max_rounds < p.processes)
+      throw UsageError(fmt::format("option --max-rounds: {} is below the {} rounds every cell gets first (--processes); "
+                                   "allowed: {} to 1000", p.max_rounds, p.processes, p.processes));
+    // A round added to some cells is a process for each of them: every round of a cell is
+    // alike only when every cell has processes of its own from the first round.
+    p.fresh_process_per_cell = true;
+  }
   if (o.order) p.order = *o.order == "matrix" ? CellOrder::matrix : CellOrder::shuffled;
   if (o.fresh_process_per_cell) p.fresh_process_per_cell = true;
   if (o.touch) p.touch = true;
@@ -213,6 +230,14 @@ void add_measure_options(CLI::App& cmd, MeasureOptions& o) {
                  "K/N: measure only shard K of N of the plan (cells dealt by expected cost, both sides of a cell "
                  "together; the same on every machine for the same matrix, protocol and seed); abench merge joins "
                  "the shards' directories (docs/ci.md)");
+  cmd.add_option("--until-interval", o.until_interval_percent,
+                 "PCT: after --processes rounds, add rounds only to the cells whose interval (the change's in a "
+                 "compare, the figure's in a run) is still wider than PCT percent, up to --max-rounds; every cell "
+                 "a process of its own (docs/statistics.md)")
+      ->check(finite_between(0.01, 100, "%"));
+  cmd.add_option("--max-rounds", o.max_rounds,
+                 fmt::format("With --until-interval: the most rounds a cell gets (default {})", kDefaultMaxRounds))
+      ->check(CLI::Range(1, 1000));
   cmd.add_option("--worker-timeout", o.worker_timeout_s, "Seconds before a worker is killed (default: from the cell count)")
       ->check(finite_between(0.1, 604800, "s"));
 }
@@ -279,6 +304,12 @@ Matrix matrix_as_stored(const nlohmann::json& results, const std::vector<std::st
     // The same seed gives every process the cell order its baseline process had, so the
     // allocator history behind each cell is the same on both sides.
     r.seed = p.value("seed", std::uint64_t{0});
+    if (p.contains("until_interval")) {
+      const auto& adaptive = p.at("until_interval");
+      r.until_interval = adaptive.at("width_percent").get<double>() / 100;
+      r.max_rounds = adaptive.at("max_rounds").get<int>();
+      r.interval_confidence = adaptive.at("confidence").get<double>();
+    }
   } catch (const nlohmann::json::exception& e) {
     throw UsageError(std::string("the baseline's results.json lacks its matrix or protocol: ") + e.what());
   }
@@ -309,7 +340,12 @@ void use_paired_protocol(RunProtocol& protocol, const MeasureOptions& options, d
   if (protocol.measure == Measure::instructions) return;
   if (!options.processes) protocol.processes = std::max(protocol.processes, rounds_needed(confidence));
   const std::string interleave = options.interleave.value_or("batch");
+  if (interleave == "process" && protocol.until_interval > 0)
+    throw UsageError("option --until-interval: rounds are added cell by cell, each a process of its own; "
+                     "--interleave process runs one process a side over every cell (allowed with "
+                     "--until-interval: --interleave batch or cell)");
   if (interleave != "process") protocol.fresh_process_per_cell = true;
+  protocol.interval_confidence = confidence;
   protocol.interleave_batches = interleave == "batch";
 }
 
@@ -360,7 +396,8 @@ RunResults execute_plan(Plan plan, const Matrix& matrix, const std::filesystem::
   ProgressLine progress(stderr_is_terminal());
   OrchestratorHooks hooks;
   hooks.worker_path = [](const Variant& variant, WorkerMode mode) { return worker_path(variant, mode); };
-  hooks.on_update = [&](const RunResults& r) { write_result_files(dir, r); };
+  BackgroundResultWriter writer(dir);
+  hooks.on_update = [&](const RunResults& r) { writer.submit(r); };
   hooks.on_progress = [&](std::size_t done, std::size_t total, const std::string& current) {
     progress.update(done, total, current);
   };
@@ -389,10 +426,20 @@ RunResults execute_plan(Plan plan, const Matrix& matrix, const std::filesystem::
     progress.expect(cumulative_expected_seconds(results.plan, results.plan.jobs, results.protocol));
     run_plan(results, launcher, hooks);
   }
+  if (const RunProtocol& p = results.protocol; p.until_interval > 0) {
+    const IntervalTarget target{p.until_interval, p.max_rounds, p.interval_confidence};
+    run_adaptive_rounds(results, target, launcher, hooks, [&](const std::vector<Job>& jobs, std::size_t cells) {
+      progress.finish();
+      fmt::print(stderr, "round {}: {} cell{} still wider than {:g}%\n", jobs.front().round + 1, cells,
+                 cells == 1 ? "" : "s", p.until_interval * 100);
+      progress.expect(cumulative_expected_seconds(results.plan, jobs, results.protocol));
+    });
+  }
   progress.finish();
   results.interrupted_by = interrupt_signal();
   results.complete = results.interrupted_by == 0;
   results.finished_at = utc_timestamp("%Y-%m-%dT%H:%M:%SZ");
+  writer.flush();
   write_result_files(dir, results);
   return results;
 }

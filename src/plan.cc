@@ -1,5 +1,7 @@
 #include "src/plan.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "harness/buffer.h"
@@ -15,6 +17,11 @@ std::uint64_t mix(std::uint64_t x) {
   x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
   x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
   return x ^ (x >> 31);
+}
+
+// The two sides of a pair share their cell-order seed (see schedule).
+std::uint64_t paired_seed(std::uint64_t seed, int round, std::size_t variant, std::size_t position) {
+  return mix(seed + static_cast<std::uint64_t>(round) * 1000003u + (variant / 2) * 7919u + position * 31u);
 }
 
 }  // namespace
@@ -99,7 +106,7 @@ Plan schedule(const Matrix& m, std::vector<Variant> variants, std::uint64_t seed
     const std::vector<std::size_t> order = round_order(plan.variants.size(), round);
     auto add_job = [&](std::size_t v, std::vector<int> ids) {
       const std::uint64_t job_seed =
-          paired ? mix(seed + static_cast<std::uint64_t>(round) * 1000003u + (v / 2) * 7919u + (ids.size() == 1 ? static_cast<std::uint64_t>(ids[0] % static_cast<int>(std::max<std::size_t>(cells_per_variant, 1))) * 31u : 0u))
+          paired ? paired_seed(seed, round, v, ids.size() == 1 ? static_cast<std::size_t>(ids[0]) % std::max<std::size_t>(cells_per_variant, 1) : 0)
                  : mix(seed + (plan.jobs.size() - counting_jobs));
       plan.jobs.push_back({WorkerMode::time, round, v, std::move(ids), job_seed});
     };
@@ -113,7 +120,46 @@ Plan schedule(const Matrix& m, std::vector<Variant> variants, std::uint64_t seed
   return plan;
 }
 
+// Where a cell of this plan sits in the whole plan (itself, or the plan it is a shard of).
+struct WholePlanPlace {
+  std::size_t variant, position, positions;
+};
+WholePlanPlace whole_plan_place(const Plan& plan, int id) {
+  const std::size_t variants = std::max<std::size_t>(plan.variants.size(), 1);
+  const std::size_t cells = plan.shard ? plan.shard->plan_cells : plan.cells.size();
+  const int whole_id = plan.shard ? plan.shard->plan_ids[static_cast<std::size_t>(id)] : id;
+  const std::size_t positions = std::max<std::size_t>(cells / variants, 1);
+  return {plan.cells[static_cast<std::size_t>(id)].variant, static_cast<std::size_t>(whole_id) % positions, positions};
+}
+
 }  // namespace
+
+std::vector<Job> round_jobs_for_cells(const Plan& plan, std::uint64_t seed, int round, const std::vector<int>& cell_ids) {
+  const bool paired = !plan.partner.empty();
+  const std::size_t variants = plan.variants.size();
+  const std::vector<std::size_t> order = paired ? pairs_alternating(variants, round) : rotated(variants, round);
+  std::vector<Job> jobs;
+  for (int id : cell_ids) {
+    const WholePlanPlace place = whole_plan_place(plan, id);
+    // Both sides of a pair in one round: the side the round's order puts first goes first.
+    std::vector<int> unit{id};
+    if (paired) {
+      const int partner = plan.partner[static_cast<std::size_t>(id)];
+      const bool baseline_first = round % 2 == 0;  // as pairs_alternating orders them
+      unit = (place.variant % 2 == 0) == baseline_first ? std::vector<int>{id, partner} : std::vector<int>{partner, id};
+    }
+    for (int cell : unit) {
+      const WholePlanPlace at = whole_plan_place(plan, cell);
+      const auto rank = static_cast<std::size_t>(std::find(order.begin(), order.end(), at.variant) - order.begin());
+      // The seed a full round of processes of their own would give it (schedule above).
+      const std::uint64_t job_seed =
+          paired ? paired_seed(seed, round, at.variant, at.position)
+                 : mix(seed + static_cast<std::uint64_t>(round) * at.positions * variants + at.position * variants + rank);
+      jobs.push_back({WorkerMode::time, round, at.variant, {cell}, job_seed});
+    }
+  }
+  return jobs;
+}
 
 Plan make_plan(const Matrix& m, std::uint64_t seed) {
   std::vector<Variant> variants;

@@ -68,6 +68,12 @@ Plan make_variant_plan(const Matrix& matrix, std::vector<Variant> variants, std:
 Plan make_compare_plan(const Matrix& matrix, const std::vector<Variant>& baselines,
                        const std::vector<Variant>& candidates, std::uint64_t seed);
 
+// One more timed round (number `round`) for the cells given, each a process of its own, with
+// the seeds and variant order a full round of the plan would give them: adaptive rounds
+// (src/run/adaptive_rounds.h). In a compare give the baseline cell of each pair; both sides
+// run, the side the round puts first first.
+std::vector<Job> round_jobs_for_cells(const Plan& plan, std::uint64_t seed, int round, const std::vector<int>& cell_ids);
+
 // Bytes a cell keeps live at its peak, by the growth rule (an upper bound for padded).
 std::uint64_t cell_footprint_bytes(const CellSpec& cell);
 

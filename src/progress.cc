@@ -16,13 +16,14 @@ std::string format_duration(double seconds) {
   return fmt::format("{}:{:02}", s / 60, s % 60);
 }
 
-ProgressLine::ProgressLine(bool enabled) : enabled_(enabled), start_(std::chrono::steady_clock::now()) {}
+ProgressLine::ProgressLine(bool enabled) : enabled_(enabled), start_(std::chrono::steady_clock::now()), phase_start_(start_) {}
 
 void ProgressLine::update(std::size_t done, std::size_t total, const std::string& current) {
   if (!enabled_) return;
-  const double elapsed =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-  const std::string left = done == 0 ? "?" : format_duration(seconds_left(done, total, elapsed));
+  const auto now = std::chrono::steady_clock::now();
+  const double elapsed = std::chrono::duration<double>(now - start_).count();
+  const double in_phase = std::chrono::duration<double>(now - phase_start_).count();
+  const std::string left = done == 0 ? "?" : format_duration(seconds_left(done, total, in_phase));
   std::string line = fmt::format("[{}/{}] {} | {} elapsed, ~{} left", done, total, current,
                                  format_duration(elapsed), left);
   if (line.size() > 110) line = line.substr(0, 110);

@@ -15,8 +15,13 @@ namespace abench {
 class ProgressLine {
  public:
   explicit ProgressLine(bool enabled);
-  // cumulative[k]: the expected seconds of the first k measurements (k = 0..total).
-  void expect(std::vector<double> cumulative) { cumulative_ = std::move(cumulative); }
+  // cumulative[k]: the expected seconds of the first k measurements (k = 0..total) of the
+  // jobs about to run; the time left is scaled by how fast these went (an adaptive run sets
+  // one per round it adds).
+  void expect(std::vector<double> cumulative) {
+    cumulative_ = std::move(cumulative);
+    phase_start_ = std::chrono::steady_clock::now();
+  }
   void update(std::size_t done, std::size_t total, const std::string& current);
   // The estimate update() shows: seconds left after `done` of `total` in `elapsed` s.
   double seconds_left(std::size_t done, std::size_t total, double elapsed) const;
@@ -25,7 +30,7 @@ class ProgressLine {
  private:
   bool enabled_;
   bool drawn_ = false;
-  std::chrono::steady_clock::time_point start_;
+  std::chrono::steady_clock::time_point start_, phase_start_;
   std::vector<double> cumulative_;
 };
 

@@ -7,6 +7,7 @@
 #include "src/atomic_file.h"
 #include "src/orchestrator.h"
 #include "src/results_writers.h"
+#include "src/run/adaptive_rounds.h"
 
 namespace abench {
 namespace {
@@ -42,6 +43,11 @@ nlohmann::json protocol_json(const RunProtocol& p) {
                      {"stretch", "sample k runs the count x (1 + stretch_max x u_k), u_k in [0, 1) from the "
                                  "process's seed and the cell (both sides of a pair alike); "
                                  "processes[].sample_iterations"}}}};
+  if (p.until_interval > 0)
+    j["until_interval"] = {{"width_percent", p.until_interval * 100},
+                           {"max_rounds", p.max_rounds},
+                           {"confidence", p.interval_confidence},
+                           {"rule", kAdaptiveRoundsRule}};
   if (p.measure == Measure::instructions)
     j["instructions_mode"] = {{"tool", "valgrind --tool=callgrind --collect-atstart=no --cache-sim=yes"},
                               {"operations_per_cell", kInstructionModeOperations},

@@ -5,6 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
 
@@ -215,6 +219,61 @@ TEST(CompareEndToEnd, BadVariantsExitTwoBeforeAnythingRuns) {
     EXPECT_EQ(r.exit_code, 2) << c.baseline << "\n" << r.err;
     EXPECT_NE(r.err.find(c.must_mention), std::string::npos) << "expected: " << c.must_mention << "\ngot: " << r.err;
     EXPECT_FALSE(std::filesystem::exists(dir.path() / "out")) << c.baseline;
+  }
+}
+
+// --until-interval: a target no interval can reach runs every cell to the cap, a target every
+// interval reaches stops at the rounds a verdict needs; both state it in every file.
+TEST(CompareEndToEnd, UntilIntervalAddsRoundsUpToTheCapOnlyWhereAnIntervalIsStillWide) {
+  testing::TempDir dir;
+  // 100%: an A/A interval from 6 rounds is never that wide, even of 0.2 ms batches on a busy machine.
+  for (const auto& [target, rounds] : {std::pair{"0.01", 8u}, std::pair{"100", 6u}}) {
+    const auto out = dir.path() / (std::string("cmp-") + target);
+    const CliResult r = run_cli(compare_args("backend=system", "backend=system,label=again", out,
+                                             {"--workload", "allocate,append", "--align", "256", "--no-counts",
+                                              "--until-interval", target, "--max-rounds", "8"}));
+    ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+    const auto results = nlohmann::json::parse(read_file(out / "results.json"));
+    EXPECT_EQ(results["protocol"]["until_interval"]["width_percent"], std::stod(target));
+    EXPECT_EQ(results["protocol"]["until_interval"]["max_rounds"], 8);
+    EXPECT_EQ(results["protocol"]["processes"], 6);
+    for (const auto& cell : results["cells"]) {
+      ASSERT_EQ(cell["processes"].size(), rounds) << cell.dump().substr(0, 300);
+      std::set<int> seen;
+      for (const auto& p : cell["processes"]) seen.insert(p["round"].get<int>());
+      EXPECT_EQ(seen.size(), rounds);
+      EXPECT_EQ(*seen.begin(), 1);  // results.json counts rounds from 1
+      EXPECT_EQ(*seen.rbegin(), static_cast<int>(rounds));
+    }
+    const std::string md = read_file(out / "compare.md");
+    EXPECT_NE(md.find(fmt::format("{} to {} rounds a cell", rounds, rounds)), std::string::npos) << md;
+    EXPECT_NE(md.find(fmt::format(" in {} |", rounds)), std::string::npos) << md;
+    for (const auto& row : read_csv(out / "compare.csv")) EXPECT_NE(row.at("verdict"), "failed");
+    const auto json = nlohmann::json::parse(read_file(out / "compare.json"));
+    for (const auto& row : json["rows"]) EXPECT_EQ(row["replicates"], rounds);
+    if (rounds == 8u) {
+      EXPECT_NE(r.err.find("round 8: 4 cells still wider than 0.01%"), std::string::npos) << r.err;
+    }
+  }
+}
+
+TEST(RunEndToEnd, UntilIntervalGivesEveryCellAProcessOfItsOwnAndRoundsUpToTheCap) {
+  testing::TempDir dir;
+  const auto out = dir.path() / "run";
+  const CliResult r = run_cli({"run", "--matrix", "quick", "--backend", "system,mimalloc", "--workload", "allocate",
+                               "--size", "64", "--live", "1", "--samples", "3", "--min-batch-ms", "0.2",
+                               "--processes", "2", "--until-interval", "0.01", "--max-rounds", "7", "--no-counts",
+                               "--no-report", "--out", out.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const auto results = nlohmann::json::parse(read_file(out / "results.json"));
+  EXPECT_EQ(results["protocol"]["process_mode"], "fresh-process-per-cell");
+  std::map<int, int> cells_of_worker;
+  for (const auto& w : results["workers"]) cells_of_worker[w["pid"].get<int>()] = static_cast<int>(w["cells"].size());
+  for (const auto& [pid, cells] : cells_of_worker) EXPECT_EQ(cells, 1) << pid;
+  ASSERT_EQ(results["cells"].size(), 4u);
+  for (const auto& cell : results["cells"]) {
+    EXPECT_EQ(cell["status"], "ok");
+    EXPECT_EQ(cell["processes"].size(), 7u);
   }
 }
 

@@ -5,76 +5,13 @@
 
 #include "src/orchestrator.h"
 #include "src/results_writers.h"
+#include "tests/fake_launcher.h"
 #include "tests/test_matrix.h"
 
 namespace abench {
 namespace {
 
-// Answers like a worker: hello, then one cell report per requested cell, each with the
-// samples given by `ns_of`. A launch listed in `crash_after` dies (SIGSEGV) after that
-// many cells.
-class FakeLauncher : public WorkerLauncher {
- public:
-  std::vector<std::string> launched;         // executable of each launch, in order
-  std::vector<WorkerRequest> requests;
-  std::map<std::size_t, std::size_t> crash_after;  // launch index -> cells reported first
-  std::function<double(const std::string&, int cell_id)> ns_of = [](const std::string&, int) { return 10.0; };
-  std::uint64_t requests_per_buffer = 1;  // what a counting worker reports
-  std::string counting_fatal;             // a counting worker that refuses to run, with this error
-
-  static CellCounts counts_for(const CellSpec& cell, std::uint64_t requests_per_buffer) {
-    CellCounts c;
-    c.id = cell.id;
-    c.ok = true;
-    c.operations = 3 * cell.live;
-    c.requests = requests_per_buffer * c.operations;
-    c.frees = c.operations;
-    c.requests_min = c.requests_max = requests_per_buffer;
-    c.expected_requests_min = c.expected_requests_max = 1;
-    return c;
-  }
-
-  LaunchOutcome run(const LaunchRequest& request, const ProtocolLineHandler& on_line) override {
-    const std::size_t index = launched.size();
-    launched.push_back(request.executable);
-    const auto req = nlohmann::json::parse(request.stdin_text).get<WorkerRequest>();
-    requests.push_back(req);
-    WorkerHello hello;
-    hello.backend = request.executable;
-    hello.allocator_version = "1.0";
-    hello.pid = 1000 + static_cast<long>(index);
-    hello.pinned_cpu = 1;
-    for (const auto& c : req.cells) hello.order.push_back(c.id);
-    if (req.mode == WorkerMode::count && !counting_fatal.empty()) {
-      on_line(nlohmann::json{{"type", "fatal"}, {"error", counting_fatal}}.dump());
-      LaunchOutcome refused;
-      refused.exit_code = 3;
-      return refused;
-    }
-    on_line(nlohmann::json(hello).dump());
-    std::size_t reported = 0;
-    for (const auto& cell : req.cells) {
-      if (req.mode == WorkerMode::count) {
-        on_line(nlohmann::json(counts_for(cell, requests_per_buffer)).dump());
-        continue;
-      }
-      if (crash_after.contains(index) && reported == crash_after[index]) {
-        LaunchOutcome crashed;
-        crashed.signal = 11;
-        crashed.stderr_tail = "Segmentation fault in fake allocator\n";
-        return crashed;
-      }
-      CellReport r{cell.id, true, "", 100, cell.live, 3, true, {}, {}, {}, {}};
-      for (int s = 0; s < req.sampler.samples; ++s) r.sample_ns_per_op.push_back(ns_of(request.executable, cell.id) * (1 + 0.1 * s));
-      on_line(nlohmann::json(r).dump());
-      ++reported;
-    }
-    on_line(R"({"type":"done"})");
-    LaunchOutcome ok;
-    ok.exit_code = 0;
-    return ok;
-  }
-};
+using testing::FakeLauncher;
 
 RunResults make_results(std::vector<std::string> backends, int processes) {
   const Matrix m = testing::small_matrix(std::move(backends), processes, {64, 4096}, {1});

@@ -1,0 +1,97 @@
+#include "src/run/adaptive_rounds.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "src/compare.h"
+#include "src/stats/rank_intervals.h"
+#include "src/util/interrupt.h"
+
+namespace abench {
+
+bool needs_another_round(double width, int rounds, const IntervalTarget& target) {
+  return rounds < target.max_rounds && !(width <= target.width);
+}
+
+namespace {
+
+constexpr double kUnreached = std::numeric_limits<double>::infinity();
+
+bool measured(const RunResults& results, const CellRecord& cell) {
+  const CellStatus status = summarize(cell, results.protocol.processes, results.protocol.measure).status;
+  return status == CellStatus::ok || status == CellStatus::partial;
+}
+
+// A run cell's figure: the sign test's interval for the median of its process medians, on
+// a log scale, as a fraction of the estimate.
+double figure_interval_width(const CellRecord& cell, double confidence) {
+  std::vector<double> logs;
+  for (const auto& p : cell.processes) {
+    if (!(p.median_ns_per_op > 0) || !std::isfinite(p.median_ns_per_op)) return kUnreached;
+    logs.push_back(std::log(p.median_ns_per_op));
+  }
+  if (logs.empty()) return kUnreached;
+  const ShiftInterval interval = sign_interval(logs, confidence);
+  if (!interval.reached) return kUnreached;
+  return std::exp(interval.high - interval.estimate) - std::exp(interval.low - interval.estimate);
+}
+
+int rounds_of_cell(const CellRecord& cell) {
+  int rounds = 0;
+  for (const auto& p : cell.processes) rounds = std::max(rounds, p.round + 1);
+  return rounds;
+}
+
+}  // namespace
+
+std::optional<double> interval_width(const RunResults& results, int id, double confidence) {
+  const CellRecord& cell = results.cells[static_cast<std::size_t>(id)];
+  if (results.plan.partner.empty()) {
+    if (!measured(results, cell)) return std::nullopt;
+    return figure_interval_width(cell, confidence);
+  }
+  const CellRecord& partner = results.cells[static_cast<std::size_t>(results.plan.partner[static_cast<std::size_t>(id)])];
+  if (!measured(results, cell) || !measured(results, partner)) return std::nullopt;
+  const Judgement j = judge_change(sides_of_pair(results, cell, partner), confidence, 0);
+  if (j.coverage < confidence || !std::isfinite(j.low) || !std::isfinite(j.high)) return kUnreached;
+  return j.high - j.low;
+}
+
+std::vector<int> cells_needing_a_round(const RunResults& results, const IntervalTarget& target) {
+  std::vector<int> cells;
+  const bool paired = !results.plan.partner.empty();
+  for (const CellRecord& cell : results.cells) {
+    if (paired && cell.cell.variant % 2 != 0) continue;
+    const int id = cell.cell.spec.id;
+    const std::optional<double> width = interval_width(results, id, target.confidence);
+    if (width && needs_another_round(*width, rounds_of_cell(cell), target)) cells.push_back(id);
+  }
+  return cells;
+}
+
+void run_adaptive_rounds(RunResults& results, const IntervalTarget& target, WorkerLauncher& launcher,
+                         const OrchestratorHooks& hooks,
+                         const std::function<void(const std::vector<Job>&, std::size_t cells)>& on_round) {
+  while (interrupt_signal() == 0) {
+    const std::vector<int> cells = cells_needing_a_round(results, target);
+    if (cells.empty()) return;
+    // Cells can stand at different rounds (a resumed run); each gets its own next round, and
+    // cells of one round go together so a round's processes are launched side by side.
+    int lowest = target.max_rounds;
+    for (int id : cells) lowest = std::min(lowest, rounds_of_cell(results.cells[static_cast<std::size_t>(id)]));
+    std::vector<int> this_round;
+    for (int id : cells)
+      if (rounds_of_cell(results.cells[static_cast<std::size_t>(id)]) == lowest) this_round.push_back(id);
+    const std::vector<Job> jobs = round_jobs_for_cells(results.plan, results.protocol.seed, lowest, this_round);
+    on_round(jobs, this_round.size());
+    run_jobs(results, jobs, launcher, hooks);
+    // A round that gave none of its cells a process (every worker lost before measuring)
+    // would be asked for again and again.
+    if (std::none_of(this_round.begin(), this_round.end(), [&](int id) {
+          return rounds_of_cell(results.cells[static_cast<std::size_t>(id)]) > lowest;
+        }))
+      return;
+  }
+}
+
+}  // namespace abench

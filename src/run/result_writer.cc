@@ -1,0 +1,59 @@
+#include "src/run/result_writer.h"
+
+#include "src/results_writers.h"
+
+namespace abench {
+
+BackgroundResultWriter::BackgroundResultWriter(std::filesystem::path dir)
+    : dir_(std::move(dir)), thread_([this] { write_until_stopped(); }) {}
+
+BackgroundResultWriter::~BackgroundResultWriter() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_one();
+  thread_.join();
+}
+
+void BackgroundResultWriter::rethrow_locked() {
+  if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
+}
+
+void BackgroundResultWriter::submit(const RunResults& results) {
+  RunResults copy = results;  // outside the lock: the writer is not held up by the copy
+  std::lock_guard lock(mutex_);
+  rethrow_locked();
+  pending_ = std::move(copy);
+  wake_.notify_one();
+}
+
+void BackgroundResultWriter::flush() {
+  std::unique_lock lock(mutex_);
+  written_.wait(lock, [this] { return !pending_ && !writing_; });
+  rethrow_locked();
+}
+
+void BackgroundResultWriter::write_until_stopped() {
+  std::unique_lock lock(mutex_);
+  while (true) {
+    wake_.wait(lock, [this] { return pending_ || stopping_; });
+    if (!pending_) return;  // stopping, nothing left
+    RunResults results = std::move(*pending_);
+    pending_.reset();
+    writing_ = true;
+    lock.unlock();
+    std::exception_ptr error;
+    try {
+      write_result_files(dir_, results);
+    } catch (...) {
+      error = std::current_exception();
+    }
+    lock.lock();
+    writing_ = false;
+    if (error) error_ = error;
+    written_.notify_all();
+  }
+}
+
+}  // namespace abench

@@ -1,0 +1,248 @@
+// Adaptive rounds' stopping rule, checked by simulation: cells where nothing changed (the
+// rounds' paired log ratios drawn around 0 from several noise shapes, each cell with a scale
+// of its own), judged by the sign test the compare uses, after (a) the fixed protocol's 6
+// rounds, (b) the width rule abench uses, (c) stopping as soon as the verdict is a call.
+// A call here is a false call. (c) is what the issue warned against: it must show the
+// inflation, or this simulation could not see one; (b) must keep it within 1 - confidence.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <random>
+#include <set>
+#include <vector>
+
+#include "src/errors.h"
+#include "src/plan/shard.h"
+#include "src/results_writers.h"
+#include "src/run/adaptive_rounds.h"
+#include "src/run/result_writer.h"
+#include "src/stats/rank_intervals.h"
+#include "src/util/json_file.h"
+#include "tests/fake_launcher.h"
+#include "tests/temp_dir.h"
+#include "tests/test_matrix.h"
+
+namespace abench {
+namespace {
+
+constexpr double kConfidence = 0.95;
+constexpr int kStartRounds = 6;
+
+enum class Noise { normal, laplace, skewed, heavy };
+enum class Stop { fixed, width, once_called };
+
+struct Simulated {
+  double false_calls = 0;  // a fraction of the cells
+  double mean_rounds = 0;
+};
+
+// One round's paired log ratio with median 0 (nothing changed), at the cell's scale.
+double draw(Noise noise, double scale, std::mt19937_64& rng) {
+  std::normal_distribution<double> normal;
+  std::exponential_distribution<double> exponential;
+  std::student_t_distribution<double> t2(2);
+  switch (noise) {
+    case Noise::normal: return scale * normal(rng);
+    case Noise::laplace: return scale * exponential(rng) * (rng() & 1 ? 1 : -1);
+    case Noise::skewed: return scale * (std::exp(normal(rng)) - 1);  // median 0, a long right tail
+    case Noise::heavy: return scale * t2(rng);
+  }
+  return 0;
+}
+
+Simulated simulate(Stop stop, Noise noise, double target_width, int cells, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  // Cells differ in noise: scales from 0.1% to 5%, log-uniform, as across the quick matrix.
+  std::uniform_real_distribution<double> log_scale(std::log(0.001), std::log(0.05));
+  const IntervalTarget target{target_width, 24, kConfidence};
+  long calls = 0, rounds = 0;
+  for (int c = 0; c < cells; ++c) {
+    const double scale = std::exp(log_scale(rng));
+    std::vector<double> d;
+    for (int r = 0; r < kStartRounds; ++r) d.push_back(draw(noise, scale, rng));
+    while (true) {
+      const ShiftInterval i = sign_interval(d, kConfidence);
+      const bool called = i.reached && (i.low > 0 || i.high < 0);
+      const double width = i.reached ? std::exp(i.high) - std::exp(i.low) : INFINITY;
+      const bool more = stop == Stop::fixed         ? false
+                        : stop == Stop::width       ? needs_another_round(width, static_cast<int>(d.size()), target)
+                                                    : !called && static_cast<int>(d.size()) < target.max_rounds;
+      if (!more) {
+        calls += called;
+        rounds += static_cast<long>(d.size());
+        break;
+      }
+      d.push_back(draw(noise, scale, rng));
+    }
+  }
+  return {static_cast<double>(calls) / cells, static_cast<double>(rounds) / cells};
+}
+
+constexpr int kCells = 20000;
+
+TEST(AdaptiveRoundsSimulation, StoppingOnWidthKeepsFalseCallsWithinTheConfidence) {
+  for (Noise noise : {Noise::normal, Noise::laplace, Noise::skewed, Noise::heavy})
+    for (double width : {0.01, 0.02, 0.05}) {
+      const Simulated fixed = simulate(Stop::fixed, noise, width, kCells, 11);
+      const Simulated by_width = simulate(Stop::width, noise, width, kCells, 12);
+      const Simulated once_called = simulate(Stop::once_called, noise, width, kCells, 13);
+      std::printf("noise %d width %.0f%%: false calls fixed %.2f%% (6 rounds), width rule %.2f%% (%.1f rounds), "
+                  "stop once called %.2f%% (%.1f rounds)\n",
+                  static_cast<int>(noise), width * 100, fixed.false_calls * 100, by_width.false_calls * 100,
+                  by_width.mean_rounds, once_called.false_calls * 100, once_called.mean_rounds);
+      // 20000 cells: a rate of 5% is known to about +-0.15% (one standard error).
+      EXPECT_LE(by_width.false_calls, 1 - kConfidence) << "noise " << static_cast<int>(noise) << " width " << width;
+      EXPECT_GT(once_called.false_calls, 2 * fixed.false_calls) << "the simulation would not see an inflation";
+    }
+}
+
+TEST(AdaptiveRoundsRule, AddsARoundWhileWiderThanTheTargetOrUnreachedAndBelowTheCap) {
+  const IntervalTarget target{0.02, 10, kConfidence};
+  EXPECT_TRUE(needs_another_round(0.021, 6, target));
+  EXPECT_FALSE(needs_another_round(0.02, 6, target));
+  EXPECT_FALSE(needs_another_round(0.005, 6, target));
+  EXPECT_TRUE(needs_another_round(INFINITY, 3, target));
+  EXPECT_FALSE(needs_another_round(0.5, 10, target));
+  EXPECT_FALSE(needs_another_round(INFINITY, 10, target));
+  EXPECT_TRUE(needs_another_round(NAN, 6, target));  // no width known: not narrow
+}
+
+// The jobs of a round the plan already has, asked for again, are the plan's own: same
+// variant order, seeds and cells; so a round added later is one more of the same kind.
+void expect_rounds_match_the_plan(const Plan& plan, std::uint64_t seed, const std::vector<int>& cells) {
+  for (int round = 0; round < plan.processes; ++round) {
+    std::vector<Job> planned;
+    for (const Job& job : plan.jobs)
+      if (job.mode == WorkerMode::time && job.round == round) planned.push_back(job);
+    const std::vector<Job> again = round_jobs_for_cells(plan, seed, round, cells);
+    ASSERT_EQ(again.size(), planned.size()) << "round " << round;
+    for (std::size_t k = 0; k < planned.size(); ++k) {
+      EXPECT_EQ(again[k].variant, planned[k].variant) << "round " << round << " job " << k;
+      EXPECT_EQ(again[k].cell_ids, planned[k].cell_ids) << "round " << round << " job " << k;
+      EXPECT_EQ(again[k].seed, planned[k].seed) << "round " << round << " job " << k;
+    }
+  }
+}
+
+TEST(AdaptiveRoundsJobs, ARoundAskedForAgainIsThePlansOwnInARunAndInACompare) {
+  Matrix m = testing::small_matrix({"system", "mimalloc", "jemalloc"}, 4, {64, 4096}, {1, 64});
+  m.protocol.fresh_process_per_cell = true;
+  const Plan run = make_plan(m, 77);
+  const std::size_t per_variant = run.cells.size() / 3;
+  // A run asks per cell: give the cells of a position together, in variant order.
+  std::vector<int> by_position;
+  for (std::size_t position = 0; position < per_variant; ++position)
+    for (std::size_t v = 0; v < 3; ++v) by_position.push_back(static_cast<int>(v * per_variant + position));
+  for (int round = 0; round < run.processes; ++round) {
+    std::vector<Job> planned;
+    for (const Job& job : run.jobs)
+      if (job.round == round) planned.push_back(job);
+    std::vector<Job> again = round_jobs_for_cells(run, 77, round, by_position);
+    ASSERT_EQ(again.size(), planned.size());
+    // The plan orders a position's variants by the round's rotation; compare as sets per seed.
+    std::map<int, std::uint64_t> planned_seed, again_seed;
+    for (const Job& j : planned) planned_seed[j.cell_ids[0]] = j.seed;
+    for (const Job& j : again) again_seed[j.cell_ids[0]] = j.seed;
+    EXPECT_EQ(again_seed, planned_seed) << "round " << round;
+  }
+
+  Variant before, after;
+  before.backend = after.backend = "system";
+  after.name = "after";
+  Matrix paired = testing::small_matrix({"system"}, 6, {64, 4096}, {1, 64});
+  paired.protocol.fresh_process_per_cell = paired.protocol.interleave_batches = true;
+  const Plan compare = make_compare_plan(paired, {before}, {after}, 5);
+  std::vector<int> baselines;
+  for (const PlannedCell& cell : compare.cells)
+    if (cell.variant == 0) baselines.push_back(cell.spec.id);
+  expect_rounds_match_the_plan(compare, 5, baselines);
+
+  // A shard's cells get the seeds they have in the whole plan.
+  const Plan shard = shard_plan(compare, paired.protocol, {2, 3});
+  std::vector<int> shard_baselines;
+  for (const PlannedCell& cell : shard.cells)
+    if (cell.variant == 0) shard_baselines.push_back(cell.spec.id);
+  ASSERT_FALSE(shard_baselines.empty());
+  expect_rounds_match_the_plan(shard, 5, shard_baselines);
+
+  // A round after the plan's: both sides of each pair, one seed a pair, new seeds.
+  const std::vector<Job> seventh = round_jobs_for_cells(compare, 5, 6, baselines);
+  ASSERT_EQ(seventh.size(), 2 * baselines.size());
+  std::set<std::uint64_t> seeds;
+  for (const Job& j : compare.jobs) seeds.insert(j.seed);
+  for (std::size_t k = 0; k < seventh.size(); k += 2) {
+    EXPECT_EQ(seventh[k].seed, seventh[k + 1].seed);
+    EXPECT_EQ(compare.partner[static_cast<std::size_t>(seventh[k].cell_ids[0])], seventh[k + 1].cell_ids[0]);
+    EXPECT_EQ(seventh[k].round, 6);
+    EXPECT_FALSE(seeds.contains(seventh[k].seed));
+  }
+}
+
+// A run of two cells per variant through the fake launcher: cell 0 of each variant is noisy
+// (its process medians spread by 10%), the others steady. Adaptive rounds give the steady
+// cells the 6 rounds a 95% interval needs and no more; the noisy ones run to the cap.
+TEST(AdaptiveRounds, AddRoundsOnlyToCellsWhoseIntervalIsStillTooWideUpToTheCap) {
+  Matrix m = testing::small_matrix({"system", "mimalloc"}, 3, {64}, {1});
+  m.workloads = {Workload::allocate, Workload::grow};
+  m.protocol.fresh_process_per_cell = true;
+  m.protocol.until_interval = 0.02;
+  m.protocol.max_rounds = 9;
+  RunResults results;
+  results.matrix = m;
+  results.protocol = m.protocol;
+  results.plan = make_plan(m, 3);
+  testing::FakeLauncher launcher;
+  std::map<int, std::set<std::size_t>> launches;  // of each cell (ns_of is asked once per sample)
+  launcher.ns_of = [&](const std::string&, int cell) {
+    launches[cell].insert(launcher.launched.size());
+    const std::size_t k = launches[cell].size();
+    return cell % 2 == 0 ? 10.0 * (1 + 0.05 * static_cast<double>(k % 3)) : 10.0;
+  };
+  OrchestratorHooks hooks;
+  hooks.worker_path = [](const Variant& v, WorkerMode) { return v.backend; };
+  run_plan(results, launcher, hooks);
+  std::vector<std::size_t> rounds_announced;
+  run_adaptive_rounds(results, {0.02, 9, 0.95}, launcher, hooks,
+                      [&](const std::vector<Job>& jobs, std::size_t cells) {
+                        EXPECT_EQ(jobs.size(), cells);  // a run: one process per cell
+                        rounds_announced.push_back(cells);
+                      });
+  for (const CellRecord& cell : results.cells) {
+    const bool noisy = cell.cell.spec.id % 2 == 0;
+    ASSERT_EQ(cell.processes.size(), noisy ? 9u : 6u) << cell_label(cell.cell.spec);
+    for (std::size_t k = 0; k < cell.processes.size(); ++k) EXPECT_EQ(cell.processes[k].round, static_cast<int>(k));
+    const std::optional<double> width = interval_width(results, cell.cell.spec.id, 0.95);
+    ASSERT_TRUE(width);
+    if (noisy) EXPECT_GT(*width, 0.02);
+    else EXPECT_LE(*width, 0.02);
+  }
+  // Rounds 4-6 for all four cells, 7-9 for the two noisy ones.
+  EXPECT_EQ(rounds_announced, (std::vector<std::size_t>{4, 4, 4, 2, 2, 2}));
+  EXPECT_TRUE(cells_needing_a_round(results, {0.02, 9, 0.95}).empty());
+}
+
+TEST(BackgroundResultWriter, WritesTheNewestResultsAndReportsAFailedWrite) {
+  testing::TempDir dir;
+  RunResults results;
+  results.matrix = testing::small_matrix({"system"}, 1);
+  results.protocol = results.matrix.protocol;
+  results.plan = make_plan(results.matrix, 1);
+  lay_out_cells(results);
+  {
+    BackgroundResultWriter writer(dir.path());
+    for (int k = 0; k < 20; ++k) {
+      results.run_id = "run-" + std::to_string(k);
+      writer.submit(results);
+    }
+    writer.flush();
+    EXPECT_EQ(read_json_file((dir.path() / "results.json").string(), "test").at("run_id"), "run-19");
+  }
+  BackgroundResultWriter nowhere(dir.path() / "missing" / "dir");
+  nowhere.submit(results);
+  EXPECT_THROW(nowhere.flush(), EnvironmentError);
+}
+
+}  // namespace
+}  // namespace abench
