@@ -1,5 +1,7 @@
 #include "src/orchestrator.h"
 
+#include <sched.h>
+
 #include <algorithm>
 #include <chrono>
 #include <array>
@@ -289,6 +291,7 @@ LaunchRequest make_launch_request(const RunResults& results, const Job& job, con
     request.environment.emplace_back("ABENCH_EXPECT_MALLOC_FROM", variant.preload);
   }
   WorkerRequest worker_request = make_worker_request(results, job);
+  if (job.mode == WorkerMode::count && hooks.counting_cpu >= 0) worker_request.cpu = hooks.counting_cpu;
   worker_request.paced = pace_fd >= 0;
   request.pace_fd = pace_fd;
   request.stdin_text = nlohmann::json(worker_request).dump() + "\n";
@@ -366,12 +369,29 @@ bool paced_pair(const RunResults& results, const std::deque<Job>& queue) {
 class JobQueue {
  public:
   JobQueue(RunResults& results, const std::vector<Job>& jobs, WorkerLauncher& launcher, const OrchestratorHooks& hooks)
-      : results_(results), launcher_(launcher), hooks_(hooks), queue_(jobs.begin(), jobs.end()) {
-    for (const auto& job : jobs) total_ += job.cell_ids.size();
+      : results_(results), launcher_(launcher), hooks_(hooks) {
+    for (const auto& job : jobs) {
+      total_ += job.cell_ids.size();
+      (job.mode == WorkerMode::count && hooks.counting_cpu >= 0 ? counting_lane_ : queue_).push_back(job);
+    }
   }
 
   std::size_t run() {
-    hooks_.on_update(results_);
+    {
+      std::lock_guard lock(mutex_);
+      hooks_.on_update(results_);
+    }
+    std::exception_ptr lane_error;
+    std::jthread lane;
+    // Should the timed rounds end in an exception, the lane's destructor asks it to stop
+    // after the counting run it is in.
+    if (!counting_lane_.empty()) lane = std::jthread([&](std::stop_token stop) {
+      try {
+        run_counting_lane(stop);
+      } catch (...) {
+        lane_error = std::current_exception();
+      }
+    });
     while (!queue_.empty() && interrupt_signal() == 0) {
       if (paced_pair(results_, queue_)) {
         const Job first = queue_[0], second = queue_[1];
@@ -381,47 +401,75 @@ class JobQueue {
       } else {
         const Job job = queue_.front();
         queue_.pop_front();
-        run_alone(job);
+        run_alone(job, queue_);
       }
     }
+    if (lane.joinable()) lane.join();
+    if (lane_error) std::rethrow_exception(lane_error);
     return done_;
   }
 
  private:
+  // Counting runs one at a time on their own CPU while the timed rounds go on. The idle
+  // scheduling class, which the workers started here inherit, keeps them from delaying
+  // abench's own thread, which paces the timed workers.
+  void run_counting_lane(const std::stop_token& stop) {
+    sched_param lowest{};
+    sched_setscheduler(0, SCHED_IDLE, &lowest);  // this thread's; refused: they run at normal priority
+    while (!counting_lane_.empty() && interrupt_signal() == 0 && !stop.stop_requested()) {
+      const Job job = counting_lane_.front();
+      counting_lane_.pop_front();
+      run_alone(job, counting_lane_);
+    }
+  }
+
   std::size_t add_worker(const Job& job) {
     results_.workers.push_back({job, std::nullopt, {}, "", false, 0});
     return results_.workers.size() - 1;
   }
 
   // The cells a failed worker had not reached go first: rounds keep their order.
-  void finish(JobRunner& runner, std::size_t index, const LaunchOutcome& outcome, double wall_s) {
+  void finish(JobRunner& runner, std::size_t index, const LaunchOutcome& outcome, double wall_s,
+              std::deque<Job>& queue) {
     results_.workers[index].wall_s = wall_s;
     if (std::vector<int> rest = runner.finish(outcome); !rest.empty()) {
       Job continuation = results_.workers[index].job;
       continuation.cell_ids = std::move(rest);
       continuation.continuation = true;
-      queue_.push_front(std::move(continuation));
+      queue.push_front(std::move(continuation));
     }
   }
 
-  void run_alone(const Job& job) {
-    const std::size_t index = add_worker(job);
-    JobRunner runner(results_, index, hooks_, done_, total_);
-    const LaunchRequest request = make_launch_request(results_, job, hooks_);
-    hooks_.on_progress(done_, total_, results_.plan.variants[job.variant].label() + " starting");
+  // One worker; its lines are handled under the queue's lock, as the other lane's are.
+  void run_alone(const Job& job, std::deque<Job>& queue) {
+    std::optional<JobRunner> runner;
+    std::size_t index = 0;
+    LaunchRequest request;
+    {
+      std::lock_guard lock(mutex_);
+      index = add_worker(job);
+      runner.emplace(results_, index, hooks_, done_, total_);
+      request = make_launch_request(results_, job, hooks_);
+      hooks_.on_progress(done_, total_, results_.plan.variants[job.variant].label() + " starting");
+    }
     const auto start = std::chrono::steady_clock::now();
-    const LaunchOutcome outcome = launcher_.run(request, [&](std::string_view line) { return runner.on_line(line); });
-    finish(runner, index, outcome, seconds_since(start));
+    const LaunchOutcome outcome = launcher_.run(request, [&](std::string_view line) {
+      std::lock_guard lock(mutex_);
+      return runner->on_line(line);
+    });
+    std::lock_guard lock(mutex_);
+    finish(*runner, index, outcome, seconds_since(start), queue);
   }
 
   // Both sides at once, a thread each; their lines are handled one at a time, so the results
   // and the pacer see one line after another.
   void run_paced(const Job& first, const Job& second) {
+    std::unique_lock setup(mutex_);
     BatchPacer pacer(results_.protocol.samples, paired_iterations(results_, first.cell_ids[0]));
     if (!pacer.ready()) throw EnvironmentError(fmt::format("cannot make a pace channel: {}", std::strerror(errno)));
     const std::array<Job, 2> jobs{first, second};
     std::array<std::size_t, 2> index{add_worker(first), add_worker(second)};
-    std::mutex lines;
+    std::mutex& lines = mutex_;
     std::array<std::optional<JobRunner>, 2> runners;
     std::array<LaunchRequest, 2> requests;
     for (std::size_t side = 0; side < 2; ++side) {
@@ -434,6 +482,7 @@ class JobQueue {
     }
     hooks_.on_progress(done_, total_, results_.plan.variants[first.variant].label() + " and " +
                                           results_.plan.variants[second.variant].label() + " starting");
+    setup.unlock();
     std::array<LaunchOutcome, 2> outcomes;
     std::array<double, 2> wall_s{};
     std::array<std::exception_ptr, 2> errors;
@@ -459,7 +508,8 @@ class JobQueue {
     }
     for (const auto& error : errors)
       if (error) std::rethrow_exception(error);
-    for (std::size_t side = 0; side < 2; ++side) finish(*runners[side], index[side], outcomes[side], wall_s[side]);
+    std::lock_guard lock(lines);
+    for (std::size_t side = 0; side < 2; ++side) finish(*runners[side], index[side], outcomes[side], wall_s[side], queue_);
   }
 
   static double seconds_since(std::chrono::steady_clock::time_point start) {
@@ -469,7 +519,8 @@ class JobQueue {
   RunResults& results_;
   WorkerLauncher& launcher_;
   const OrchestratorHooks& hooks_;
-  std::deque<Job> queue_;
+  std::deque<Job> queue_, counting_lane_;
+  std::mutex mutex_;  // the results, the workers' records and the counts, between the lanes
   std::size_t done_ = 0, total_ = 0;
 };
 

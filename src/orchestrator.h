@@ -17,6 +17,9 @@ struct OrchestratorHooks {
   // Instructions mode: valgrind's path, and where callgrind writes its dumps.
   std::string valgrind = "/usr/bin/valgrind";
   std::string callgrind_dir = "/tmp";
+  // >= 0: counting runs go beside the timed ones, one at a time on this CPU (never the
+  // measured one) at the idle scheduling class, instead of first (src/run/counting_lane.h).
+  int counting_cpu = -1;
   // Called after every change to the results (a cell reported, a worker ended), so the
   // caller can put them on disk before the next cell starts.
   std::function<void(const RunResults&)> on_update = [](const RunResults&) {};

@@ -6,11 +6,13 @@
 // inflation, or this simulation could not see one; (b) must keep it within 1 - confidence.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <map>
 #include <random>
 #include <set>
+#include <thread>
 #include <vector>
 
 #include "src/errors.h"
@@ -223,25 +225,31 @@ TEST(AdaptiveRounds, AddRoundsOnlyToCellsWhoseIntervalIsStillTooWideUpToTheCap) 
   EXPECT_TRUE(cells_needing_a_round(results, {0.02, 9, 0.95}).empty());
 }
 
-TEST(BackgroundResultWriter, WritesTheNewestResultsAndReportsAFailedWrite) {
+TEST(BackgroundResultWriter, WritesWhileIdleAndTheLastResultsOnFlushAndReportsAFailedWrite) {
   testing::TempDir dir;
   RunResults results;
   results.matrix = testing::small_matrix({"system"}, 1);
   results.protocol = results.matrix.protocol;
   results.plan = make_plan(results.matrix, 1);
   lay_out_cells(results);
+  const auto file = (dir.path() / "results.json").string();
   {
     BackgroundResultWriter writer(dir.path());
+    results.run_id = "first";
+    writer.offer(results);
+    for (int k = 0; k < 20 && !std::filesystem::exists(file); ++k)
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    EXPECT_EQ(read_json_file(file, "test").at("run_id"), "first");  // written without a flush
     for (int k = 0; k < 20; ++k) {
       results.run_id = "run-" + std::to_string(k);
-      writer.submit(results);
+      writer.offer(results);
     }
-    writer.flush();
-    EXPECT_EQ(read_json_file((dir.path() / "results.json").string(), "test").at("run_id"), "run-19");
+    writer.flush(results);
+    EXPECT_EQ(read_json_file(file, "test").at("run_id"), "run-19");
   }
   BackgroundResultWriter nowhere(dir.path() / "missing" / "dir");
-  nowhere.submit(results);
-  EXPECT_THROW(nowhere.flush(), EnvironmentError);
+  nowhere.offer(results);
+  EXPECT_THROW(nowhere.flush(results), EnvironmentError);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 
 #include <functional>
 #include <map>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,7 @@ class FakeLauncher : public WorkerLauncher {
   std::function<double(const std::string&, int cell_id)> ns_of = [](const std::string&, int) { return 10.0; };
   std::uint64_t requests_per_buffer = 1;  // what a counting worker reports
   std::string counting_fatal;             // a counting worker that refuses to run, with this error
+  std::mutex bookkeeping;
 
   static CellCounts counts_for(const CellSpec& cell, std::uint64_t requests_per_buffer) {
     CellCounts c;
@@ -37,10 +39,14 @@ class FakeLauncher : public WorkerLauncher {
   }
 
   LaunchOutcome run(const LaunchRequest& request, const ProtocolLineHandler& on_line) override {
-    const std::size_t index = launched.size();
-    launched.push_back(request.executable);
     const auto req = nlohmann::json::parse(request.stdin_text).get<WorkerRequest>();
-    requests.push_back(req);
+    std::size_t index = 0;
+    {
+      std::lock_guard lock(bookkeeping);  // counting runs may be launched from a lane of their own
+      index = launched.size();
+      launched.push_back(request.executable);
+      requests.push_back(req);
+    }
     WorkerHello hello;
     hello.backend = request.executable;
     hello.allocator_version = "1.0";

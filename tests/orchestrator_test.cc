@@ -206,6 +206,41 @@ TEST(Orchestrator, CountsComeFromCountingWorkersAndAreCheckedAgainstTheGrowthRul
   EXPECT_NE(results_to_table(again).find("COUNTS mismatch"), std::string::npos);
 }
 
+// With a counting CPU, counting runs go in a lane of their own beside the timed workers,
+// pinned to that CPU; every cell still gets its counts and its timing.
+TEST(Orchestrator, CountingRunsGoBesideTheTimedOnesOnTheirOwnCpu) {
+  RunResults results = make_results({"system", "mimalloc"}, 2);
+  results.protocol.counts = true;
+  results.protocol.cpu = 1;
+  results.plan = make_plan([&] { Matrix m = results.matrix; m.protocol.counts = true; return m; }(), 1);
+  FakeLauncher launcher;
+  OrchestratorHooks hooks;
+  hooks.worker_path = [](const Variant& v, WorkerMode) { return v.backend; };
+  hooks.counting_cpu = 0;
+  std::size_t updates = 0;
+  hooks.on_update = [&](const RunResults&) { ++updates; };
+  run_plan(results, launcher, hooks);
+  std::size_t counting = 0, timed = 0;
+  for (const WorkerRequest& r : launcher.requests) {
+    if (r.mode == WorkerMode::count) {
+      ++counting;
+      EXPECT_EQ(r.cpu, 0);
+    } else {
+      ++timed;
+      EXPECT_EQ(r.cpu, 1);
+    }
+  }
+  EXPECT_EQ(counting, results.cells.size());
+  EXPECT_EQ(timed, 2u * 2u);  // two variants, two rounds
+  EXPECT_EQ(results.workers.size(), counting + timed);
+  for (const CellRecord& cell : results.cells) {
+    ASSERT_TRUE(cell.counts.has_value()) << cell_label(cell.cell.spec);
+    EXPECT_TRUE(cell.counting_done);
+    EXPECT_EQ(cell.processes.size(), 2u);
+  }
+  EXPECT_GT(updates, counting);
+}
+
 TEST(Orchestrator, ACountingWorkerThatFailsTakesOnlyTheCountsNeverTheTiming) {
   RunResults results = make_results({"system"}, 1);
   results.protocol.counts = true;

@@ -1,5 +1,7 @@
 #include "src/run/result_writer.h"
 
+#include <sched.h>
+
 #include "src/results_writers.h"
 
 namespace abench {
@@ -20,26 +22,32 @@ void BackgroundResultWriter::rethrow_locked() {
   if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
 }
 
-void BackgroundResultWriter::submit(const RunResults& results) {
-  RunResults copy = results;  // outside the lock: the writer is not held up by the copy
+void BackgroundResultWriter::offer(const RunResults& results) {
   std::lock_guard lock(mutex_);
   rethrow_locked();
-  pending_ = std::move(copy);
+  if (writing_ || pending_) return;  // taken up by the next offer once this write is done
+  pending_ = results;
   wake_.notify_one();
 }
 
-void BackgroundResultWriter::flush() {
-  std::unique_lock lock(mutex_);
-  written_.wait(lock, [this] { return !pending_ && !writing_; });
-  rethrow_locked();
+void BackgroundResultWriter::flush(const RunResults& results) {
+  {
+    std::unique_lock lock(mutex_);
+    written_.wait(lock, [this] { return !pending_ && !writing_; });
+    rethrow_locked();
+  }
+  write_result_files(dir_, results);
 }
 
 void BackgroundResultWriter::write_until_stopped() {
+  // The lowest class there is: runs only when abench's CPUs have nothing else to do.
+  sched_param lowest{};
+  sched_setscheduler(0, SCHED_IDLE, &lowest);  // a thread's own policy; nothing to do if refused
   std::unique_lock lock(mutex_);
   while (true) {
     wake_.wait(lock, [this] { return pending_ || stopping_; });
     if (!pending_) return;  // stopping, nothing left
-    RunResults results = std::move(*pending_);
+    const RunResults results = std::move(*pending_);
     pending_.reset();
     writing_ = true;
     lock.unlock();

@@ -1,10 +1,11 @@
-// Puts a run's results on disk off the measuring path. The orchestrator hands over a copy
-// after every change; a thread of its own (on abench's CPUs, never the measured one) writes
-// results.json and results.csv atomically. A copy not yet written is replaced by a newer
-// one, so the files are at most one update behind while the run goes on, and complete after
-// flush(). Written inline, a default-matrix compare's 4 MB results.json held each paced pair
-// for its four writes (one per report and per exit): 60 of a pair's 85 ms, the measured CPU
-// idle meanwhile (docs/protocol.md).
+// Puts a run's results on disk off the measuring path. The orchestrator offers the results
+// after every change; when the writer is idle it takes a copy and a thread of its own writes
+// results.json and results.csv atomically, at SCHED_IDLE so it never delays abench's own
+// thread (which paces the workers) on the CPUs they share. While a write is under way further
+// changes only mark the results dirty: the files lag by at most the reports that arrive during
+// one write, and are whole after flush(). Written inline, a quick-matrix compare's results held
+// each paced pair for four writes (one per report and per exit): 2:09 for 6 rounds, 0:47 with
+// the writer aside.
 #pragma once
 
 #include <condition_variable>
@@ -25,10 +26,11 @@ class BackgroundResultWriter {
   BackgroundResultWriter(const BackgroundResultWriter&) = delete;
   BackgroundResultWriter& operator=(const BackgroundResultWriter&) = delete;
 
-  // Queues a copy of results to be written; rethrows the error of an earlier write.
-  void submit(const RunResults& results);
-  // Returns when everything submitted is on disk; rethrows a write's error.
-  void flush();
+  // The results changed: copied and written now if the writer is idle, else at the next
+  // offer after it is. Rethrows the error of an earlier write.
+  void offer(const RunResults& results);
+  // Writes what was offered last and returns when it is on disk; rethrows a write's error.
+  void flush(const RunResults& results);
 
  private:
   void write_until_stopped();
