@@ -460,8 +460,11 @@ void throw_if_interrupted(const RunResults& results, const std::filesystem::path
     kept += cell.processes.size() + (cell.counts ? 1 : 0);
     total += static_cast<std::size_t>(results.protocol.processes) + (results.protocol.counts ? 1 : 0);
   }
-  std::string what = fmt::format("{} of {} measurements and counts are kept in {}/results.json", kept, total,
-                                 dir.string());
+  // Adaptive rounds have no total known in advance.
+  std::string what = results.protocol.until_interval > 0
+                         ? fmt::format("{} measurements and counts are kept in {}/results.json", kept, dir.string())
+                         : fmt::format("{} of {} measurements and counts are kept in {}/results.json", kept, total,
+                                       dir.string());
   what += resume_command ? fmt::format("; resume with: abench {} --resume {}", resume_command, dir.string())
                          : std::string("; this command cannot resume: run it again");
   throw Interrupted(results.interrupted_by, what);

@@ -225,6 +225,40 @@ TEST(AdaptiveRounds, AddRoundsOnlyToCellsWhoseIntervalIsStillTooWideUpToTheCap) 
   EXPECT_TRUE(cells_needing_a_round(results, {0.02, 9, 0.95}).empty());
 }
 
+// An interrupted compare that kept one side's process of a round (between the two reports of a
+// paced pair) gets the other side's before any round is added: the pair is whole again.
+TEST(AdaptiveRounds, ARoundOneSideOfAPairLacksIsRunForThatSideFirst) {
+  Matrix m = testing::small_matrix({"system"}, 7, {64}, {1});
+  m.workloads = {Workload::allocate};
+  m.protocol.fresh_process_per_cell = true;
+  m.protocol.seed = 9;  // the plan's seed, as load_measure_matrix draws it: added rounds use it too
+  RunResults results;
+  results.matrix = m;
+  results.protocol = m.protocol;
+  Variant before, after;
+  before.backend = after.backend = "system";
+  after.name = "after";
+  results.plan = make_compare_plan(m, {before}, {after}, m.protocol.seed);
+  results.protocol.processes = 6;  // the seventh round stands for one added adaptively
+  testing::FakeLauncher launcher;
+  OrchestratorHooks hooks;
+  hooks.worker_path = [](const Variant& v, WorkerMode) { return v.backend; };
+  run_plan(results, launcher, hooks);
+  CellRecord& candidate = results.cells[static_cast<std::size_t>(results.plan.partner[0])];
+  ASSERT_EQ(candidate.processes.size(), 7u);
+  const ProcessMeasurement dropped = candidate.processes.back();
+  candidate.processes.pop_back();  // as if interrupted before its report
+  const std::size_t launches = launcher.requests.size();
+  run_adaptive_rounds(results, {10.0, 24, 0.95}, launcher, hooks,
+                      [](const std::vector<Job>&, std::size_t) { ADD_FAILURE() << "no cell needed a round"; });
+  ASSERT_EQ(launcher.requests.size(), launches + 1);
+  EXPECT_EQ(launcher.requests.back().cells.at(0).id, results.plan.partner[0]);
+  ASSERT_EQ(candidate.processes.size(), 7u);
+  EXPECT_EQ(candidate.processes.back().round, dropped.round);
+  EXPECT_EQ(results.workers.back().job.seed, results.workers[results.workers.size() - 3].job.seed)
+      << "the pair's seed";
+}
+
 TEST(BackgroundResultWriter, WritesWhileIdleAndTheLastResultsOnFlushAndReportsAFailedWrite) {
   testing::TempDir dir;
   RunResults results;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 #include "src/compare.h"
 #include "src/stats/rank_intervals.h"
@@ -69,9 +70,44 @@ std::vector<int> cells_needing_a_round(const RunResults& results, const Interval
   return cells;
 }
 
+namespace {
+
+std::set<int> rounds_measured(const CellRecord& cell) {
+  std::set<int> rounds;
+  for (const auto& p : cell.processes) rounds.insert(p.round);
+  return rounds;
+}
+
+// A compare interrupted between the two reports of a paced pair kept one side's process of
+// that round: the other side's, run now, pairs it again (as --resume does for the plan's rounds).
+std::vector<Job> jobs_completing_pairs(const RunResults& results) {
+  std::vector<Job> jobs;
+  if (results.plan.partner.empty()) return jobs;
+  for (const CellRecord& cell : results.cells) {
+    if (cell.cell.variant % 2 != 0) continue;
+    const int id = cell.cell.spec.id;
+    const CellRecord& partner = results.cells[static_cast<std::size_t>(results.plan.partner[static_cast<std::size_t>(id)])];
+    if (!measured(results, cell) || !measured(results, partner)) continue;
+    const std::set<int> before = rounds_measured(cell), after = rounds_measured(partner);
+    auto complete = [&](const std::set<int>& have, const std::set<int>& lacking, int lacking_cell) {
+      for (int round : have)
+        if (!lacking.contains(round))
+          for (const Job& job : round_jobs_for_cells(results.plan, results.protocol.seed, round, {id}))
+            if (job.cell_ids.front() == lacking_cell) jobs.push_back(job);
+    };
+    complete(before, after, partner.cell.spec.id);
+    complete(after, before, id);
+  }
+  return jobs;
+}
+
+}  // namespace
+
 void run_adaptive_rounds(RunResults& results, const IntervalTarget& target, WorkerLauncher& launcher,
                          const OrchestratorHooks& hooks,
                          const std::function<void(const std::vector<Job>&, std::size_t cells)>& on_round) {
+  if (const std::vector<Job> completing = jobs_completing_pairs(results); !completing.empty())
+    run_jobs(results, completing, launcher, hooks);
   while (interrupt_signal() == 0) {
     const std::vector<int> cells = cells_needing_a_round(results, target);
     if (cells.empty()) return;
