@@ -26,7 +26,7 @@ struct MeasureOptions {
   bool touch = false;
   bool no_pin = false;
   bool no_counts = false;
-  bool counts_first = false;
+  bool counts_beside = false;
   std::vector<std::string> formats;  // src/exports/format_registry.h
   bool no_report = false;            // skip report.html and report/ (src/report/)
   std::optional<std::string> entry;  // entry-point set for every backend

@@ -27,7 +27,7 @@ struct RunProtocol {
   bool interleave_batches = false;
   bool touch = false;
   bool counts = true;             // instrumented counting runs beside the timings
-  bool counts_first = false;      // all counting runs before the timed rounds, never beside them
+  bool counts_beside = false;     // counting runs beside the timed rounds on another CPU (src/run/counting_lane.h)
   bool pin = true;
   int cpu = -1;                   // -1: the last CPU the process may use
   double worker_timeout_s = 0;    // 0: derived from the number of cells

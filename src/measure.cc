@@ -25,7 +25,7 @@
 #include "src/progress.h"
 #include "src/run/adaptive_rounds.h"
 #include "src/run/counting_lane.h"
-#include "src/run/result_writer.h"
+#include "src/run/result_saver.h"
 #include "src/run/resume.h"
 #include "src/util/interrupt.h"
 #include "src/util/json_file.h"
@@ -168,7 +168,7 @@ void apply_overrides(Matrix& m, const MeasureOptions& o, const std::vector<std::
   if (o.touch) p.touch = true;
   if (o.no_pin) p.pin = false;
   if (o.no_counts) p.counts = false;
-  if (o.counts_first) p.counts_first = true;
+  if (o.counts_beside) p.counts_beside = true;
 }
 
 }  // namespace
@@ -216,9 +216,9 @@ void add_measure_options(CLI::App& cmd, MeasureOptions& o) {
 
   cmd.add_flag("--no-pin", o.no_pin, "Do not pin workers to a CPU")->excludes(cpu);
   cmd.add_flag("--no-counts", o.no_counts, "Skip the instrumented counting runs (requests, bytes, RSS)");
-  cmd.add_flag("--counts-first", o.counts_first,
-               "Run the counting runs before the timed rounds on the measured CPU, not beside them on a CPU of "
-               "abench's own (docs/measurement.md)");
+  cmd.add_flag("--counts-beside", o.counts_beside,
+               "Run the counting runs beside the timed rounds on a CPU of abench's own (not an SMT sibling of the "
+               "measured one), not before them (docs/counts.md)");
   cmd.add_flag("--no-report", o.no_report, "Do not draw report.html and report/ (abench report DIR draws them later)");
   cmd.add_option("--format", o.formats, formats_help())
       ->delimiter(',');
@@ -303,7 +303,7 @@ Matrix matrix_as_stored(const nlohmann::json& results, const std::vector<std::st
     r.interleave_batches = p.value("interleave_batches", false);
     r.touch = p.value("touch", false);
     r.counts = p.value("counts", true);
-    r.counts_first = p.value("counts_first", false);
+    r.counts_beside = p.value("counts_beside", false);
     r.pin = p.value("pin", true);
     r.cpu = p.at("cpu").is_number() ? p.at("cpu").get<int>() : -1;
     r.worker_timeout_s = p.value("worker_timeout_s", 0.0);
@@ -395,7 +395,7 @@ RunResults execute_plan(Plan plan, const Matrix& matrix, const std::filesystem::
   // CPU the workers measure on, where another CPU is allowed. Workers pin themselves.
   const std::vector<int> own_cpus = keep_orchestrator_off_cpu(cpu);
   results.conditions["orchestrator_cpus"] = own_cpus;
-  const int counting_cpu = matrix.protocol.counts && !matrix.protocol.counts_first ? counting_lane_cpu(cpu, own_cpus) : -1;
+  const int counting_cpu = matrix.protocol.counts && matrix.protocol.counts_beside ? counting_lane_cpu(cpu, own_cpus) : -1;
   results.conditions["counting_cpu"] = counting_cpu >= 0 ? nlohmann::json(counting_cpu) : nlohmann::json(nullptr);
   for (const auto& w : results.conditions["warnings"]) fmt::print(stderr, "warning: {}\n", w.get<std::string>());
   if (const auto& shard = results.plan.shard)
@@ -406,8 +406,9 @@ RunResults execute_plan(Plan plan, const Matrix& matrix, const std::filesystem::
   OrchestratorHooks hooks;
   hooks.counting_cpu = counting_cpu;
   hooks.worker_path = [](const Variant& variant, WorkerMode mode) { return worker_path(variant, mode); };
-  BackgroundResultWriter writer(dir);
-  hooks.on_update = [&](const RunResults& r) { writer.offer(r); };
+  ResultSaver saver(dir);
+  hooks.on_update = [&](const RunResults&) { saver.changed(); };
+  hooks.between_workers = [&](const RunResults& r) { saver.between_workers(r); };
   hooks.on_progress = [&](std::size_t done, std::size_t total, const std::string& current) {
     progress.update(done, total, current);
   };
@@ -449,7 +450,7 @@ RunResults execute_plan(Plan plan, const Matrix& matrix, const std::filesystem::
   results.interrupted_by = interrupt_signal();
   results.complete = results.interrupted_by == 0;
   results.finished_at = utc_timestamp("%Y-%m-%dT%H:%M:%SZ");
-  writer.flush(results);
+  saver.save(results);
   return results;
 }
 

@@ -393,6 +393,10 @@ class JobQueue {
       }
     });
     while (!queue_.empty() && interrupt_signal() == 0) {
+      {
+        std::lock_guard lock(mutex_);
+        hooks_.between_workers(results_);
+      }
       if (paced_pair(results_, queue_)) {
         const Job first = queue_[0], second = queue_[1];
         queue_.pop_front();
@@ -406,6 +410,7 @@ class JobQueue {
     }
     if (lane.joinable()) lane.join();
     if (lane_error) std::rethrow_exception(lane_error);
+    hooks_.between_workers(results_);
     return done_;
   }
 

@@ -23,6 +23,9 @@ struct OrchestratorHooks {
   // Called after every change to the results (a cell reported, a worker ended), so the
   // caller can put them on disk before the next cell starts.
   std::function<void(const RunResults&)> on_update = [](const RunResults&) {};
+  // Called when no timed worker runs (before each launch, and when the jobs are done): the
+  // moment to write files without disturbing a timed batch.
+  std::function<void(const RunResults&)> between_workers = [](const RunResults&) {};
   // Measurements done (cell x process) of total, and what runs now.
   std::function<void(std::size_t done, std::size_t total, const std::string& current)> on_progress =
       [](std::size_t, std::size_t, const std::string&) {};

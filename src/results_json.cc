@@ -26,7 +26,7 @@ nlohmann::json protocol_json(const RunProtocol& p) {
           {"interleave_batches", p.interleave_batches},
           {"touch", p.touch},
           {"counts", p.counts},
-          {"counts_first", p.counts_first},
+          {"counts_beside", p.counts_beside},
           {"pin", p.pin},
           {"cpu", p.cpu < 0 ? nlohmann::json("last allowed") : nlohmann::json(p.cpu)},
           {"worker_timeout_s", p.worker_timeout_s},

@@ -19,7 +19,7 @@
 #include "src/plan/shard.h"
 #include "src/results_writers.h"
 #include "src/run/adaptive_rounds.h"
-#include "src/run/result_writer.h"
+#include "src/run/result_saver.h"
 #include "src/stats/rank_intervals.h"
 #include "src/util/json_file.h"
 #include "tests/fake_launcher.h"
@@ -259,7 +259,7 @@ TEST(AdaptiveRounds, ARoundOneSideOfAPairLacksIsRunForThatSideFirst) {
       << "the pair's seed";
 }
 
-TEST(BackgroundResultWriter, WritesWhileIdleAndTheLastResultsOnFlushAndReportsAFailedWrite) {
+TEST(ResultSaver, WritesBetweenWorkersAtMostOnceAnIntervalAndWhenAsked) {
   testing::TempDir dir;
   RunResults results;
   results.matrix = testing::small_matrix({"system"}, 1);
@@ -267,23 +267,41 @@ TEST(BackgroundResultWriter, WritesWhileIdleAndTheLastResultsOnFlushAndReportsAF
   results.plan = make_plan(results.matrix, 1);
   lay_out_cells(results);
   const auto file = (dir.path() / "results.json").string();
-  {
-    BackgroundResultWriter writer(dir.path());
-    results.run_id = "first";
-    writer.offer(results);
-    for (int k = 0; k < 20 && !std::filesystem::exists(file); ++k)
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    EXPECT_EQ(read_json_file(file, "test").at("run_id"), "first");  // written without a flush
-    for (int k = 0; k < 20; ++k) {
-      results.run_id = "run-" + std::to_string(k);
-      writer.offer(results);
-    }
-    writer.flush(results);
-    EXPECT_EQ(read_json_file(file, "test").at("run_id"), "run-19");
-  }
-  BackgroundResultWriter nowhere(dir.path() / "missing" / "dir");
-  nowhere.offer(results);
-  EXPECT_THROW(nowhere.flush(results), EnvironmentError);
+  ResultSaver saver(dir.path(), 3600);
+  saver.between_workers(results);
+  EXPECT_FALSE(std::filesystem::exists(file));  // nothing changed
+  results.run_id = "first";
+  saver.changed();
+  saver.between_workers(results);
+  EXPECT_EQ(read_json_file(file, "test").at("run_id"), "first");
+  results.run_id = "second";
+  saver.changed();
+  saver.between_workers(results);  // within the interval: not yet
+  EXPECT_EQ(read_json_file(file, "test").at("run_id"), "first");
+  saver.save(results);
+  EXPECT_EQ(read_json_file(file, "test").at("run_id"), "second");
+  ResultSaver nowhere(dir.path() / "missing" / "dir");
+  nowhere.changed();
+  EXPECT_THROW(nowhere.between_workers(results), EnvironmentError);
+}
+
+// The orchestrator offers a quiet moment before every timed worker it starts, never while one
+// runs: the saver writes there and only there.
+TEST(ResultSaver, TheOrchestratorOffersAMomentBeforeEachTimedWorker) {
+  Matrix m = testing::small_matrix({"system", "mimalloc"}, 3, {64}, {1});
+  RunResults results;
+  results.matrix = m;
+  results.protocol = m.protocol;
+  results.plan = make_plan(m, 3);
+  testing::FakeLauncher launcher;
+  OrchestratorHooks hooks;
+  hooks.worker_path = [](const Variant& v, WorkerMode) { return v.backend; };
+  std::vector<std::size_t> launched_at;
+  hooks.between_workers = [&](const RunResults&) { launched_at.push_back(launcher.launched.size()); };
+  run_plan(results, launcher, hooks);
+  std::vector<std::size_t> expected;
+  for (std::size_t k = 0; k <= launcher.launched.size(); ++k) expected.push_back(k);
+  EXPECT_EQ(launched_at, expected);  // before each of the 6 workers, and once at the end
 }
 
 }  // namespace
