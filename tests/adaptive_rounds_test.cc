@@ -111,6 +111,15 @@ TEST(AdaptiveRoundsRule, AddsARoundWhileWiderThanTheTargetOrUnreachedAndBelowThe
   EXPECT_TRUE(needs_another_round(NAN, 6, target));  // no width known: not narrow
 }
 
+// Results about to run a plan of matrix m.
+RunResults planned(const Matrix& m, Plan plan) {
+  RunResults results;
+  results.matrix = m;
+  results.protocol = m.protocol;
+  results.plan = std::move(plan);
+  return results;
+}
+
 // The jobs of a round the plan already has, asked for again, are the plan's own: same
 // variant order, seeds and cells; so a round added later is one more of the same kind.
 void expect_rounds_match_the_plan(const Plan& plan, std::uint64_t seed, const std::vector<int>& cells) {
@@ -191,10 +200,7 @@ TEST(AdaptiveRounds, AddRoundsOnlyToCellsWhoseIntervalIsStillTooWideUpToTheCap) 
   m.protocol.fresh_process_per_cell = true;
   m.protocol.until_interval = 0.02;
   m.protocol.max_rounds = 9;
-  RunResults results;
-  results.matrix = m;
-  results.protocol = m.protocol;
-  results.plan = make_plan(m, 3);
+  RunResults results = planned(m, make_plan(m, 3));
   testing::FakeLauncher launcher;
   std::map<int, std::set<std::size_t>> launches;  // of each cell (ns_of is asked once per sample)
   launcher.ns_of = [&](const std::string&, int cell) {
@@ -232,13 +238,10 @@ TEST(AdaptiveRounds, ARoundOneSideOfAPairLacksIsRunForThatSideFirst) {
   m.workloads = {Workload::allocate};
   m.protocol.fresh_process_per_cell = true;
   m.protocol.seed = 9;  // the plan's seed, as load_measure_matrix draws it: added rounds use it too
-  RunResults results;
-  results.matrix = m;
-  results.protocol = m.protocol;
   Variant before, after;
   before.backend = after.backend = "system";
   after.name = "after";
-  results.plan = make_compare_plan(m, {before}, {after}, m.protocol.seed);
+  RunResults results = planned(m, make_compare_plan(m, {before}, {after}, m.protocol.seed));
   results.protocol.processes = 6;  // the seventh round stands for one added adaptively
   testing::FakeLauncher launcher;
   OrchestratorHooks hooks;
@@ -261,10 +264,8 @@ TEST(AdaptiveRounds, ARoundOneSideOfAPairLacksIsRunForThatSideFirst) {
 
 TEST(ResultSaver, WritesBetweenWorkersAtMostOnceAnIntervalAndWhenAsked) {
   testing::TempDir dir;
-  RunResults results;
-  results.matrix = testing::small_matrix({"system"}, 1);
-  results.protocol = results.matrix.protocol;
-  results.plan = make_plan(results.matrix, 1);
+  const Matrix m = testing::small_matrix({"system"}, 1);
+  RunResults results = planned(m, make_plan(m, 1));
   lay_out_cells(results);
   const auto file = (dir.path() / "results.json").string();
   ResultSaver saver(dir.path(), 3600);
@@ -289,10 +290,7 @@ TEST(ResultSaver, WritesBetweenWorkersAtMostOnceAnIntervalAndWhenAsked) {
 // runs: the saver writes there and only there.
 TEST(ResultSaver, TheOrchestratorOffersAMomentBeforeEachTimedWorker) {
   Matrix m = testing::small_matrix({"system", "mimalloc"}, 3, {64}, {1});
-  RunResults results;
-  results.matrix = m;
-  results.protocol = m.protocol;
-  results.plan = make_plan(m, 3);
+  RunResults results = planned(m, make_plan(m, 3));
   testing::FakeLauncher launcher;
   OrchestratorHooks hooks;
   hooks.worker_path = [](const Variant& v, WorkerMode) { return v.backend; };
