@@ -122,6 +122,10 @@ void apply_overrides(Matrix& m, const MeasureOptions& o, const std::vector<std::
   RunProtocol& p = m.protocol;
   if (o.measure && !measure_named(*o.measure, p.measure))
     throw UsageError(fmt::format("option --measure: unknown measure '{}' (allowed: {})", *o.measure, kMeasureNames));
+  // Before the checks of what this machine can measure: the combination is wrong anywhere.
+  if (o.until_interval_percent && p.measure == Measure::instructions)
+    throw UsageError("option --until-interval: --measure instructions repeats its counts exactly, so more rounds "
+                     "narrow nothing; leave --until-interval out");
   // Perf counters that cannot be opened here are an error before anything runs, never a
   // run of made-up or empty figures.
   if (is_perf(p.measure))
@@ -151,9 +155,6 @@ void apply_overrides(Matrix& m, const MeasureOptions& o, const std::vector<std::
   if (o.max_rounds && !o.until_interval_percent)
     throw UsageError("option --max-rounds: it caps --until-interval's rounds; give --until-interval too");
   if (o.until_interval_percent) {
-    if (p.measure == Measure::instructions)
-      throw UsageError("option --until-interval: --measure instructions repeats its counts exactly, so more rounds "
-                       "narrow nothing; leave --until-interval out");
     p.until_interval = *o.until_interval_percent / 100;
     p.max_rounds = o.max_rounds.value_or(std::max(kDefaultMaxRounds, p.processes));
     if (p.max_rounds < p.processes)
