@@ -37,10 +37,16 @@ double figure_interval_width(const CellRecord& cell, double confidence) {
   return std::exp(interval.high - interval.estimate) - std::exp(interval.low - interval.estimate);
 }
 
-int rounds_of_cell(const CellRecord& cell) {
-  int rounds = 0;
-  for (const auto& p : cell.processes) rounds = std::max(rounds, p.round + 1);
+std::set<int> rounds_measured(const CellRecord& cell) {
+  std::set<int> rounds;
+  for (const auto& p : cell.processes) rounds.insert(p.round);
   return rounds;
+}
+
+// The number of the round a cell would get next (rounds count from 0).
+int rounds_of_cell(const CellRecord& cell) {
+  const std::set<int> rounds = rounds_measured(cell);
+  return rounds.empty() ? 0 : *rounds.rbegin() + 1;
 }
 
 }  // namespace
@@ -71,12 +77,6 @@ std::vector<int> cells_needing_a_round(const RunResults& results, const Interval
 }
 
 namespace {
-
-std::set<int> rounds_measured(const CellRecord& cell) {
-  std::set<int> rounds;
-  for (const auto& p : cell.processes) rounds.insert(p.round);
-  return rounds;
-}
 
 // A compare interrupted between the two reports of a paced pair kept one side's process of
 // that round: the other side's, run now, pairs it again (as --resume does for the plan's rounds).
