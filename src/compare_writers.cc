@@ -76,7 +76,9 @@ std::string method_text(const Comparison& c) {
            "range excludes 0";
   return fmt::format("exact {:.0f}% sign-test interval over the rounds' paired ratios{} (change: their median)",
                      c.settings.confidence * 100,
-                     c.samples_paired ? ", each the median ratio of the samples the two processes took in turns" : "");
+                     c.samples_paired ? ", each from the samples the two processes took in turns: the mean of the "
+                                         "median sample ratio of the pairs each side led"
+                                       : "");
 }
 
 }  // namespace

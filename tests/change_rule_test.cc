@@ -286,7 +286,10 @@ TEST(ChangeRule, TheGatesFamilyOfCellsRarelyFailsWithNothingChanged) {
 // next to sample k of the other. What this machine does (measured, docs/statistics.md): a
 // spell of slowness of up to 2x starts or ends in the middle of a round in about one round in
 // three, and then one side's median can land in the slow spell and the other's in the fast.
-// Each side keeps its process offset and slow mode.
+// Each side keeps its process offset and slow mode. A batch taken right after the other
+// side's costs kSwitchCost (its caches hold the other process's lines; measured median
+// 0.2%, up to 5% in append cells).
+constexpr double kSwitchCost = 0.005;
 CellSides paced_cell(int rounds, double shift, const Noise& n, std::mt19937_64& rng) {
   std::normal_distribution<double> drift(0, n.round_drift), sample_noise(0, 0.01);
   std::bernoulli_distribution switches(0.3), outlier(n.outliers), slower_first(0.5);
@@ -307,12 +310,19 @@ CellSides paced_cell(int rounds, double shift, const Noise& n, std::mt19937_64& 
       const bool before_switch = turn < 2 * at + 1;  // the switch falls inside pair `at`
       return before_switch == slow_then_fast ? factor : 1.0;
     };
+    // The side before the switch at its turn: the first of pair k leads when k is even.
+    const auto before_at = [&](int turn) { return (turn % 2 == 0) == ((turn / 2 % 2 == 0) == before_leads); };
+    const auto switch_cost = [&](int turn) {
+      return turn == 0 || before_at(turn) != before_at(turn - 1) ? 1 + kSwitchCost : 1.0;
+    };
     std::vector<double> before, after;
     for (int k = 0; k < 11; ++k) {
       const bool before_first = (k % 2 == 0) == before_leads;
       const int before_turn = 2 * k + (before_first ? 0 : 1), after_turn = 2 * k + (before_first ? 1 : 0);
-      before.push_back(before_level * spell_at(before_turn) * std::exp(sample_noise(rng)) * (outlier(rng) ? 1.3 : 1.0));
-      after.push_back(after_level * spell_at(after_turn) * std::exp(sample_noise(rng)) * (outlier(rng) ? 1.3 : 1.0));
+      before.push_back(before_level * spell_at(before_turn) * switch_cost(before_turn) * std::exp(sample_noise(rng)) *
+                       (outlier(rng) ? 1.3 : 1.0));
+      after.push_back(after_level * spell_at(after_turn) * switch_cost(after_turn) * std::exp(sample_noise(rng)) *
+                      (outlier(rng) ? 1.3 : 1.0));
     }
     sides.before.push_back(before);
     sides.after.push_back(after);
@@ -338,6 +348,30 @@ TEST(ChangeRule, PacedRoundsAreJudgedSampleBySampleSoASpellMidRoundCancels) {
   EXPECT_EQ(paced.call, Call::unchanged);
   EXPECT_NEAR(paced.change, 0, 1e-12);
   EXPECT_TRUE(paced.paired);
+}
+
+// The side that goes second in a pair of samples follows the other's batch and pays for it
+// (here 2%), and pairs alternate the leader: the pair ratios alternate in sign by that cost
+// and their median sits on whichever ratio falls between, here the first pair's (+1.5%, its
+// noise). The mean of the two orders' medians cancels the cost: no change.
+TEST(ChangeRule, PacedRoundsCancelTheCostOfFollowingTheOtherSidesBatch) {
+  CellSides sides;
+  sides.samples_paired = true;
+  for (int r = 1; r <= 6; ++r) {
+    std::vector<double> before(11, 100.0), after(11, 100.0);
+    after[0] = 101.5;
+    for (std::size_t k = 1; k < 11; ++k) (k % 2 == 1 ? before : after)[k] = 102;
+    sides.before.push_back(before);
+    sides.after.push_back(after);
+    sides.before_rounds.push_back(r);
+    sides.after_rounds.push_back(r);
+  }
+  const Judgement j = judge_change(sides, 0.95, 0.01);
+  EXPECT_EQ(j.call, Call::unchanged);
+  EXPECT_NEAR(j.change, 0, 1e-12);
+  // Before or after the first pair, the same samples say the same.
+  for (auto& round : sides.after) round[0] = 100;
+  EXPECT_NEAR(judge_change(sides, 0.95, 0.01).change, 0, 1e-12);
 }
 
 TEST(ChangeRule, PacedFalseCallRateHoldsAndAShiftIsFoundThroughSpells) {
@@ -370,8 +404,11 @@ TEST(ChangeRule, PacedFalseCallRateHoldsAndAShiftIsFoundThroughSpells) {
   const int by_samples = found(true), by_medians = found(false);
   RecordProperty("paced_found_of_500_by_samples", by_samples);
   RecordProperty("paced_found_of_500_by_medians", by_medians);
+  // 490 and 446 of 500 (the median of all 11 pair ratios found 500: a median of each
+  // leader's 5 or 6 ratios is the less robust to this model's 5% of 30% outliers, the price
+  // of cancelling the cost of going second, which this model holds small).
   EXPECT_GE(by_samples, 475);
-  EXPECT_LT(by_medians, by_samples - 50);
+  EXPECT_LT(by_medians, by_samples - 30);
 }
 
 }  // namespace

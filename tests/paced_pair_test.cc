@@ -88,6 +88,10 @@ class FakePacedLauncher : public WorkerLauncher {
                       std::vector<double>(static_cast<std::size_t>(req.sampler.samples), 10.0), {}, {}};
     on_line(nlohmann::json(report).dump());
     on_line(R"({"type":"done"})");
+    {
+      std::lock_guard lock(mutex);
+      log.push_back(side + " ends");
+    }
     LaunchOutcome ok;
     ok.exit_code = 0;
     return ok;
@@ -121,9 +125,12 @@ TEST(PacedPairs, TheTwoSidesOfACellTakeTurnsSampleBySampleAndWarmUpAtOneCount) {
   run_plan(results, launcher, quiet_hooks());
   EXPECT_EQ(launcher.unpaced, 0);
   // Round 1 padded goes first, round 2 exact (compare alternates the leading side); within
-  // a round the samples go first, second, second, first, first, second.
-  EXPECT_EQ(launcher.log, (std::vector<std::string>{"padded:0", "exact:0", "exact:1", "padded:1", "padded:2", "exact:2",
-                                                    "exact:0", "padded:0", "padded:1", "exact:1", "exact:2", "padded:2"}));
+  // a round the samples go first, second, second, first, first, second; the second side's
+  // last sample waits until the first side, done, has ended.
+  EXPECT_EQ(launcher.log,
+            (std::vector<std::string>{"padded:0", "exact:0", "exact:1", "padded:1", "padded:2", "padded ends",
+                                      "exact:2 alone", "exact ends", "exact:0", "padded:0", "padded:1", "exact:1",
+                                      "exact:2", "exact ends", "padded:2 alone", "padded ends"}));
   // The first side finds the count (its warm-up is told 0), the second warms up at it; in
   // later rounds both are told the count the first round found.
   for (const auto& [who, word] : launcher.warmup_word)

@@ -8,7 +8,8 @@
 // up; once it is warm, the second warms up at the first side's iteration count; then the
 // samples alternate first, second, second, first, first, ... (ABBA: a drift that is linear
 // in time cancels). A side that ends, however it ends, lets the other go: it runs its
-// remaining steps freely, alone on the CPU.
+// remaining steps freely, alone on the CPU. The side that takes its last sample first is
+// let end before the other takes its own last one: its exit is work on the measured CPU.
 //
 // Not thread-safe: the caller serialises on_line and on_gone.
 #pragma once
@@ -48,6 +49,7 @@ class BatchPacer {
  private:
   void tell(int side, std::string_view word);
   void release(int side);
+  bool has_samples_left(int side) const;
 
   bool ready_ = false;
   std::array<int, 2> read_end_{-1, -1}, write_end_{-1, -1};

@@ -6,9 +6,11 @@
 // scale. When both sides ran in the same rounds of one interleaved run, round r's two
 // processes are a pair and d_r = log(after_r / before_r); what the machine did during the
 // round cancels in d_r. When the pair took turns batch by batch (--interleave batch),
-// sample k of one side ran next to sample k of the other, and d_r is the median over k of
-// log(after_rk / before_rk): a slow spell that starts mid-round cancels pair by pair,
-// where it would flip which spell one side's median lands in. The change is the median of the d_r and its interval the exact
+// sample k of one side ran next to sample k of the other, and d_r is taken from the ratios
+// log(after_rk / before_rk): a slow spell that starts mid-round cancels pair by pair, where
+// it would flip which spell one side's median lands in. It is the mean of their median over
+// the pairs one side led and their median over those the other led: the side that goes
+// second follows the other's batch and pays for it, and the two orders cancel that. The change is the median of the d_r and its interval the exact
 // sign-test interval (order statistics of the d_r): valid whatever the distribution of the
 // noise, and one wild round moves it by one rank, not by its size. Sides of different runs
 // share nothing round by round: the exact rank-sum interval over the two sets of process
