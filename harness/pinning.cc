@@ -11,6 +11,7 @@ namespace {
 // What the process could use before the main thread pinned itself.
 cpu_set_t g_allowed_before_pinning;
 bool g_pinned = false;
+int g_pin_later = -1;  // pin_later_to's CPU until move_to_pinned_cpu
 }  // namespace
 
 int second_cpu(int taken) {
@@ -71,5 +72,25 @@ PinResult pin_to_cpu(int requested_cpu) {
 }
 
 int current_cpu() { return sched_getcpu(); }
+
+PinResult pin_later_to(int cpu) {
+  if (cpu < 0 || cpu >= CPU_SETSIZE) return {-1, "no CPU to pin to later (" + std::to_string(cpu) + ")"};
+  cpu_set_t allowed;
+  CPU_ZERO(&allowed);
+  if (sched_getaffinity(0, sizeof allowed, &allowed) != 0)
+    return {-1, std::string("sched_getaffinity failed: ") + std::strerror(errno)};
+  CPU_SET(cpu, &allowed);
+  g_allowed_before_pinning = allowed;
+  g_pinned = true;
+  g_pin_later = cpu;
+  return {cpu, ""};
+}
+
+std::string move_to_pinned_cpu() {
+  if (g_pin_later < 0) return "";
+  const int cpu = g_pin_later;
+  g_pin_later = -1;
+  return pin_thread(cpu);
+}
 
 }  // namespace abench

@@ -13,6 +13,14 @@ struct PinResult {
 // requested_cpu < 0 picks the last CPU this process is allowed to run on.
 PinResult pin_to_cpu(int requested_cpu);
 
+// A paced worker abench started on its own CPUs, beside the pair measured before it
+// (docs/protocol.md, "Paced pairs"): records `cpu` as the one it will be pinned to, and the
+// CPUs it may use as its present ones and `cpu`, without moving; move_to_pinned_cpu moves
+// it at its first word.
+PinResult pin_later_to(int cpu);
+// The move pin_later_to put off; "" or the error. Nothing to do when there is none.
+std::string move_to_pinned_cpu();
+
 // The CPU the calling thread runs on right now (sched_getcpu), -1 if unknown.
 int current_cpu();
 

@@ -75,7 +75,8 @@ void to_json(nlohmann::json& j, const WorkerRequest& r) {
        {"plugin", r.plugin},
        {"measure", name_of(r.measure)},
        {"entry_set", r.entry_set},
-       {"paced", r.paced}};
+       {"paced", r.paced},
+       {"pin_when_told", r.pin_when_told}};
 }
 void from_json(const nlohmann::json& j, WorkerRequest& r) {
   read_field(j, "protocol", r.protocol);
@@ -100,6 +101,7 @@ void from_json(const nlohmann::json& j, WorkerRequest& r) {
   r.plugin = j.value("plugin", "");
   r.entry_set = j.value("entry_set", "");
   r.paced = j.value("paced", false);
+  r.pin_when_told = j.value("pin_when_told", false);
   if (const std::string measure = j.value("measure", "time"); !measure_named(measure, r.measure))
     throw std::invalid_argument("unknown measure '" + measure + "' (allowed: " + kMeasureNames + ")");
 }
@@ -144,6 +146,7 @@ void to_json(nlohmann::json& j, const CellReport& r) {
   j["sample_ns_per_op"] = r.sample_ns_per_op;
   if (r.data_accesses_per_op) j["data_accesses_per_op"] = *r.data_accesses_per_op;
   if (!r.counter_samples_per_op.empty()) j["counter_samples_per_op"] = r.counter_samples_per_op;
+  if (r.cpu >= 0) j["cpu"] = r.cpu;
 }
 void from_json(const nlohmann::json& j, CellReport& r) {
   read_field(j, "id", r.id);
@@ -160,6 +163,7 @@ void from_json(const nlohmann::json& j, CellReport& r) {
   read_field(j, "sample_ns_per_op", r.sample_ns_per_op);
   if (j.contains("data_accesses_per_op")) r.data_accesses_per_op = j["data_accesses_per_op"].get<double>();
   if (j.contains("counter_samples_per_op")) j["counter_samples_per_op"].get_to(r.counter_samples_per_op);
+  r.cpu = j.value("cpu", -1);
 }
 
 #define ABENCH_COUNT_FIELDS(X)                                                              \

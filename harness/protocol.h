@@ -25,7 +25,8 @@
 
 namespace abench {
 
-inline constexpr int kProtocolVersion = 3;  // 2: reports on their own descriptor, "warm"; 3: paced pairs
+inline constexpr int kProtocolVersion = 4;  // 2: reports on their own descriptor, "warm"; 3: paced pairs;
+                                             // 4: pinned at the first word
 
 // A cell report whose error starts with this was refused (this mode or this machine
 // cannot measure it honestly), not failed.
@@ -71,6 +72,9 @@ struct WorkerRequest {
   // One of a paced pair: waits for abench's word on kPaceFd before its warm-up and before
   // each sample (docs/protocol.md, "Paced pairs").
   bool paced = false;
+  // A paced worker started on abench's own CPUs while the pair before it is measured: it
+  // moves to `cpu` (then explicit) at its first word, not at start-up.
+  bool pin_when_told = false;
 };
 
 struct WorkerHello {
@@ -102,6 +106,7 @@ struct CellReport {
   std::optional<double> data_accesses_per_op;  // instructions mode only
   // perf modes: every event but the leader, per sample, and "ns" (the batch's wall time)
   std::map<std::string, std::vector<double>> counter_samples_per_op;
+  int cpu = -1;  // the CPU its last sample ran on (sched_getcpu); -1: unknown
 };
 
 // What one counting run saw for a cell. Per lifetime = per buffer built and dropped.

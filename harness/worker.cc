@@ -134,9 +134,13 @@ bool read_pace_line(char* line, std::size_t capacity) {
   return true;
 }
 
+// The first word (or the channel's end: then it runs freely) also says the measured CPU
+// is this worker's now: one that started up beside the pair before it moves there.
 std::uint64_t wait_for_warmup() {
   char line[64];
-  if (g_pace_fd < 0 || !read_pace_line(line, sizeof line)) return 0;
+  const bool told = g_pace_fd >= 0 && read_pace_line(line, sizeof line);
+  if (const std::string problem = move_to_pinned_cpu(); !problem.empty()) _exit(fatal(problem));
+  if (!told) return 0;
   unsigned long long iterations = 0;
   return std::sscanf(line, "warmup %llu", &iterations) == 1 ? iterations : 0;
 }
@@ -274,7 +278,7 @@ int worker_main(int argc, char** argv) {
       return fatal("cannot count instructions: " + why);
 
   if (request.pin) {
-    const PinResult pin = pin_to_cpu(request.cpu);
+    const PinResult pin = request.paced && request.pin_when_told ? pin_later_to(request.cpu) : pin_to_cpu(request.cpu);
     if (!pin.error.empty()) return fatal(pin.error);
     hello.pinned_cpu = pin.cpu;
   }
@@ -299,11 +303,14 @@ int worker_main(int argc, char** argv) {
     const CellSpec& cell = *std::find_if(request.cells.begin(), request.cells.end(),
                                          [id](const CellSpec& c) { return c.id == id; });
     g_current_cell = id;
-    if (request.mode == WorkerMode::count)
+    if (request.mode == WorkerMode::count) {
       emit(count_cell(cell, request.touch, plugin.get(), entry));
-    else
-      emit(run_cell(cell, sampler_for(request, cell), request.touch, identity.name.c_str(), plugin.get(),
-                    request.measure, entry));
+    } else {
+      CellReport report = run_cell(cell, sampler_for(request, cell), request.touch, identity.name.c_str(),
+                                   plugin.get(), request.measure, entry);
+      if (worker_is_pinned()) report.cpu = current_cpu();  // where the samples ran, a moved worker's too
+      emit(report);
+    }
   }
   emit({{"type", "done"}});
   return 0;

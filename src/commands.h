@@ -27,6 +27,7 @@ struct MeasureOptions {
   bool no_pin = false;
   bool no_counts = false;
   bool counts_beside = false;
+  bool no_start_ahead = false;
   std::vector<std::string> formats;  // src/exports/format_registry.h
   bool no_report = false;            // skip report.html and report/ (src/report/)
   std::optional<std::string> entry;  // entry-point set for every backend

@@ -6,6 +6,7 @@
 // protocol's lines. Its stdout and stderr are kept (their tails) as its output.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <functional>
 #include <string>
@@ -36,6 +37,12 @@ struct LaunchRequest {
   // runs out, it is hung only if it is past its allowance counted from this (when abench
   // last told it to go; now, while it waits) as well. Unset: from its last line alone.
   std::function<std::chrono::steady_clock::time_point()> clock_start = {};
+  // Non-empty: the CPUs the worker starts on (its affinity until it pins itself), not all
+  // abench may use: a paced worker that starts up while the pair before it is measured,
+  // beside the measured CPU, and moves there at its first word.
+  std::vector<int> start_cpus = {};
+  // Set by the caller: the worker is stopped (a pair started ahead that will not run).
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 struct LaunchOutcome {
@@ -45,6 +52,7 @@ struct LaunchOutcome {
   bool timed_out = false; // killed by the orchestrator: no protocol line within timeout_s
   double timeout_s = 0;   // the allowance it exceeded
   int interrupted_by = 0; // abench was asked to stop (SIGINT, SIGTERM): stopped, not failed
+  bool cancelled = false; // stopped through LaunchRequest::cancel
   std::string protocol_error;  // the launcher stopped it for breaking the protocol's framing
   std::string stdout_tail, stderr_tail;  // printable (src/util/text.h)
   std::string start_error;

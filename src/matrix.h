@@ -27,7 +27,8 @@ struct RunProtocol {
   bool interleave_batches = false;
   bool touch = false;
   bool counts = true;             // instrumented counting runs beside the timings
-  bool counts_beside = false;     // counting runs beside the timed rounds on another CPU (src/run/counting_lane.h)
+  bool counts_beside = false;     // counting runs beside the timed rounds on another CPU (src/run/beside_cpus.h)
+  bool start_ahead = true;        // paced pairs start up beside the measured CPU, ahead of their turn
   bool pin = true;
   int cpu = -1;                   // -1: the last CPU the process may use
   double worker_timeout_s = 0;    // 0: derived from the number of cells

@@ -24,7 +24,7 @@
 #include "src/process_launcher.h"
 #include "src/progress.h"
 #include "src/run/adaptive_rounds.h"
-#include "src/run/counting_lane.h"
+#include "src/run/beside_cpus.h"
 #include "src/run/result_saver.h"
 #include "src/run/resume.h"
 #include "src/util/interrupt.h"
@@ -170,6 +170,7 @@ void apply_overrides(Matrix& m, const MeasureOptions& o, const std::vector<std::
   if (o.no_pin) p.pin = false;
   if (o.no_counts) p.counts = false;
   if (o.counts_beside) p.counts_beside = true;
+  if (o.no_start_ahead) p.start_ahead = false;
 }
 
 }  // namespace
@@ -220,6 +221,9 @@ void add_measure_options(CLI::App& cmd, MeasureOptions& o) {
   cmd.add_flag("--counts-beside", o.counts_beside,
                "Run the counting runs beside the timed rounds on a CPU of abench's own (not an SMT sibling of the "
                "measured one), not before them (docs/counts.md)");
+  cmd.add_flag("--no-start-ahead", o.no_start_ahead,
+               "Start a paced pair's workers when the measured CPU is theirs, not beside it while the pair before "
+               "them is measured (docs/protocol.md, \"Started ahead\")");
   cmd.add_flag("--no-report", o.no_report, "Do not draw report.html and report/ (abench report DIR draws them later)");
   cmd.add_option("--format", o.formats, formats_help())
       ->delimiter(',');
@@ -305,6 +309,7 @@ Matrix matrix_as_stored(const nlohmann::json& results, const std::vector<std::st
     r.touch = p.value("touch", false);
     r.counts = p.value("counts", true);
     r.counts_beside = p.value("counts_beside", false);
+    r.start_ahead = p.value("start_ahead", false);
     r.pin = p.value("pin", true);
     r.cpu = p.at("cpu").is_number() ? p.at("cpu").get<int>() : -1;
     r.worker_timeout_s = p.value("worker_timeout_s", 0.0);
@@ -398,6 +403,13 @@ RunResults execute_plan(Plan plan, const Matrix& matrix, const std::filesystem::
   results.conditions["orchestrator_cpus"] = own_cpus;
   const int counting_cpu = matrix.protocol.counts && matrix.protocol.counts_beside ? counting_lane_cpu(cpu, own_cpus) : -1;
   results.conditions["counting_cpu"] = counting_cpu >= 0 ? nlohmann::json(counting_cpu) : nlohmann::json(nullptr);
+  // Where paced pairs start up ahead of their turn (none: they start when it comes).
+  const RunProtocol& protocol = matrix.protocol;
+  const std::vector<int> start_ahead_cpus = protocol.start_ahead && protocol.interleave_batches && protocol.pin &&
+                                                    protocol.measure == Measure::time
+                                                ? beside_cpus(cpu, own_cpus)
+                                                : std::vector<int>{};
+  results.conditions["start_ahead_cpus"] = start_ahead_cpus;
   for (const auto& w : results.conditions["warnings"]) fmt::print(stderr, "warning: {}\n", w.get<std::string>());
   if (const auto& shard = results.plan.shard)
     fmt::print(stderr, "shard {}/{}: {} of the plan's {} cells, expected {:.0f} s of {:.0f} s\n", shard->index,
@@ -406,6 +418,8 @@ RunResults execute_plan(Plan plan, const Matrix& matrix, const std::filesystem::
   ProgressLine progress(stderr_is_terminal());
   OrchestratorHooks hooks;
   hooks.counting_cpu = counting_cpu;
+  hooks.measured_cpu = cpu;
+  hooks.start_ahead_cpus = start_ahead_cpus;
   hooks.worker_path = [](const Variant& variant, WorkerMode mode) { return worker_path(variant, mode); };
   ResultSaver saver(dir);
   hooks.on_update = [&](const RunResults&) { saver.changed(); };

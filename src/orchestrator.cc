@@ -5,10 +5,12 @@
 #include <algorithm>
 #include <chrono>
 #include <array>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <deque>
 #include <exception>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -125,7 +127,7 @@ class JobRunner {
     for (int id : worker.job.cell_ids)  // a hello whose order left cells out
       if (!reported_.contains(id) && !std::count(unreported.begin(), unreported.end(), id)) unreported.push_back(id);
     std::vector<int> not_reached;
-    if (outcome.interrupted_by != 0 || unreported.empty()) {
+    if (outcome.interrupted_by != 0 || outcome.cancelled || unreported.empty()) {
       hooks_.on_update(results_);
       return not_reached;
     }
@@ -227,7 +229,7 @@ class JobRunner {
       ProcessMeasurement m;
       m.round = worker.job.round;
       m.pid = worker.hello ? worker.hello->pid : 0;
-      m.cpu = worker.hello ? worker.hello->pinned_cpu : -1;
+      m.cpu = report.cpu >= 0 ? report.cpu : worker.hello ? worker.hello->pinned_cpu : -1;
       m.seed = worker.job.seed;
       m.iterations = report.iterations;
       m.warmup_batches = report.warmup_batches;
@@ -278,6 +280,13 @@ std::uint64_t paired_iterations(const RunResults& results, int id) {
   }
   return 0;
 }
+
+// Paced pairs start up beside the measured CPU: pinned workers (a CPU to move to), timed by
+// the clock (a perf worker opens its counters where it is pinned, at start-up).
+bool starts_ahead(const RunResults& results, const OrchestratorHooks& hooks) {
+  return !hooks.start_ahead_cpus.empty() && hooks.measured_cpu >= 0 && results.protocol.pin &&
+         results.protocol.measure == Measure::time;
+}
 }  // namespace
 
 LaunchRequest make_launch_request(const RunResults& results, const Job& job, const OrchestratorHooks& hooks,
@@ -293,6 +302,11 @@ LaunchRequest make_launch_request(const RunResults& results, const Job& job, con
   WorkerRequest worker_request = make_worker_request(results, job);
   if (job.mode == WorkerMode::count && hooks.counting_cpu >= 0) worker_request.cpu = hooks.counting_cpu;
   worker_request.paced = pace_fd >= 0;
+  if (worker_request.paced && starts_ahead(results, hooks)) {
+    worker_request.pin_when_told = true;
+    worker_request.cpu = hooks.measured_cpu;
+    request.start_cpus = hooks.start_ahead_cpus;
+  }
   request.pace_fd = pace_fd;
   request.stdin_text = nlohmann::json(worker_request).dump() + "\n";
   request.timeout_s = Allowances(results.protocol).start();
@@ -392,21 +406,30 @@ class JobQueue {
         lane_error = std::current_exception();
       }
     });
-    while (!queue_.empty() && interrupt_signal() == 0) {
-      {
-        std::lock_guard lock(mutex_);
-        hooks_.between_workers(results_);
+    std::unique_ptr<PairInFlight> ahead;  // outside the try: its catch must still see it
+    try {
+      while ((!queue_.empty() || ahead) && interrupt_signal() == 0) {
+        {
+          std::lock_guard lock(mutex_);
+          hooks_.between_workers(results_);
+        }
+        std::unique_ptr<PairInFlight> pair = std::move(ahead);
+        if (!pair && paced_pair(results_, queue_)) pair = start_pair(false);
+        if (!pair) {
+          const Job job = queue_.front();
+          queue_.pop_front();
+          run_alone(job, queue_);
+          continue;
+        }
+        let_go(*pair);
+        // The next pair starts up on abench's CPUs while this one is measured.
+        if (starts_ahead(results_, hooks_) && paced_pair(results_, queue_)) ahead = start_pair(true);
+        end_pair(*pair);
       }
-      if (paced_pair(results_, queue_)) {
-        const Job first = queue_[0], second = queue_[1];
-        queue_.pop_front();
-        queue_.pop_front();
-        run_paced(first, second);
-      } else {
-        const Job job = queue_.front();
-        queue_.pop_front();
-        run_alone(job, queue_);
-      }
+      if (ahead) end_pair(*ahead);  // interrupted: it was stopped, as every worker was
+    } catch (...) {
+      if (ahead) ahead->cancel = true;  // and its threads end before the exception leaves
+      throw;
     }
     if (lane.joinable()) lane.join();
     if (lane_error) std::rethrow_exception(lane_error);
@@ -466,55 +489,83 @@ class JobQueue {
     finish(*runner, index, outcome, seconds_since(start), queue);
   }
 
-  // Both sides at once, a thread each; their lines are handled one at a time, so the results
-  // and the pacer see one line after another.
-  void run_paced(const Job& first, const Job& second) {
-    std::unique_lock setup(mutex_);
-    BatchPacer pacer(results_.protocol.samples, paired_iterations(results_, first.cell_ids[0]));
-    if (!pacer.ready()) throw EnvironmentError(fmt::format("cannot make a pace channel: {}", std::strerror(errno)));
-    const std::array<Job, 2> jobs{first, second};
-    std::array<std::size_t, 2> index{add_worker(first), add_worker(second)};
-    std::mutex& lines = mutex_;
+  // Both sides of a paced pair at once, a thread each; their lines are handled one at a
+  // time under the queue's lock, so the results and the pacer see one line after another.
+  // A pair started ahead (`held`) starts up on abench's CPUs while the pair before it is
+  // measured, and its pacer says nothing until let_go.
+  struct PairInFlight {
+    std::array<Job, 2> jobs;
+    std::unique_ptr<BatchPacer> pacer;
+    std::array<std::size_t, 2> index{};
     std::array<std::optional<JobRunner>, 2> runners;
     std::array<LaunchRequest, 2> requests;
-    for (std::size_t side = 0; side < 2; ++side) {
-      runners[side].emplace(results_, index[side], hooks_, done_, total_, true);
-      requests[side] = make_launch_request(results_, jobs[side], hooks_, pacer.worker_end(static_cast<int>(side)));
-      requests[side].clock_start = [&, side] {
-        std::lock_guard lock(lines);
-        return pacer.clock_start(static_cast<int>(side));
-      };
-    }
-    hooks_.on_progress(done_, total_, results_.plan.variants[first.variant].label() + " and " +
-                                          results_.plan.variants[second.variant].label() + " starting");
-    setup.unlock();
     std::array<LaunchOutcome, 2> outcomes;
     std::array<double, 2> wall_s{};
     std::array<std::exception_ptr, 2> errors;
-    const auto start = std::chrono::steady_clock::now();
-    auto run_side = [&](std::size_t side) {
-      try {
-        outcomes[side] = launcher_.run(requests[side], [&, side](std::string_view line) {
-          std::lock_guard lock(lines);
-          const double next = runners[side]->on_line(line);
-          pacer.on_line(static_cast<int>(side), line);
-          return next;
-        });
-      } catch (...) {
-        errors[side] = std::current_exception();
-      }
-      std::lock_guard lock(lines);
-      wall_s[side] = seconds_since(start);
-      pacer.on_gone(static_cast<int>(side));
-    };
-    {
-      std::jthread second_side(run_side, 1);
-      run_side(0);
+    std::chrono::steady_clock::time_point start;
+    std::atomic<bool> cancel = false;
+    std::array<std::jthread, 2> sides;  // last: joined first when a pair is destroyed
+  };
+
+  std::unique_ptr<PairInFlight> start_pair(bool held) {
+    auto pair = std::make_unique<PairInFlight>();
+    PairInFlight& p = *pair;
+    p.jobs = {queue_[0], queue_[1]};
+    queue_.pop_front();
+    queue_.pop_front();
+    std::lock_guard setup(mutex_);
+    p.pacer = std::make_unique<BatchPacer>(results_.protocol.samples,
+                                           held ? 0 : paired_iterations(results_, p.jobs[0].cell_ids[0]), held);
+    if (!p.pacer->ready()) throw EnvironmentError(fmt::format("cannot make a pace channel: {}", std::strerror(errno)));
+    for (std::size_t side = 0; side < 2; ++side) {
+      p.index[side] = add_worker(p.jobs[side]);
+      p.runners[side].emplace(results_, p.index[side], hooks_, done_, total_, true);
+      p.requests[side] = make_launch_request(results_, p.jobs[side], hooks_, p.pacer->worker_end(static_cast<int>(side)));
+      p.requests[side].cancel = &p.cancel;
+      p.requests[side].clock_start = [this, &p, side] {
+        std::lock_guard lock(mutex_);
+        return p.pacer->clock_start(static_cast<int>(side));
+      };
     }
-    for (const auto& error : errors)
+    p.start = std::chrono::steady_clock::now();  // let_go moves it to the pair's turn
+    for (std::size_t side = 0; side < 2; ++side) p.sides[side] = std::jthread([this, &p, side] { run_side(p, side); });
+    return pair;
+  }
+
+  void run_side(PairInFlight& p, std::size_t side) {
+    try {
+      p.outcomes[side] = launcher_.run(p.requests[side], [this, &p, side](std::string_view line) {
+        std::lock_guard lock(mutex_);
+        const double next = p.runners[side]->on_line(line);
+        p.pacer->on_line(static_cast<int>(side), line);
+        return next;
+      });
+    } catch (...) {
+      p.errors[side] = std::current_exception();
+    }
+    std::lock_guard lock(mutex_);
+    p.wall_s[side] = seconds_since(p.start);
+    p.pacer->on_gone(static_cast<int>(side));
+  }
+
+  // The measured CPU is the pair's: the first side warms up (at the count an earlier round
+  // of the cell fixed, known only once that round has ended).
+  void let_go(PairInFlight& p) {
+    std::lock_guard lock(mutex_);
+    hooks_.on_progress(done_, total_, results_.plan.variants[p.jobs[0].variant].label() + " and " +
+                                          results_.plan.variants[p.jobs[1].variant].label() + " starting");
+    p.pacer->let_go(paired_iterations(results_, p.jobs[0].cell_ids[0]));
+    p.start = std::chrono::steady_clock::now();  // wall_s: the pair's time on the measured CPU
+  }
+
+  void end_pair(PairInFlight& p) {
+    for (auto& side : p.sides)
+      if (side.joinable()) side.join();
+    for (const auto& error : p.errors)
       if (error) std::rethrow_exception(error);
-    std::lock_guard lock(lines);
-    for (std::size_t side = 0; side < 2; ++side) finish(*runners[side], index[side], outcomes[side], wall_s[side], queue_);
+    std::lock_guard lock(mutex_);
+    for (std::size_t side = 0; side < 2; ++side)
+      finish(*p.runners[side], p.index[side], p.outcomes[side], p.wall_s[side], queue_);
   }
 
   static double seconds_since(std::chrono::steady_clock::time_point start) {

@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "src/launcher.h"
 #include "src/results.h"
@@ -18,8 +19,14 @@ struct OrchestratorHooks {
   std::string valgrind = "/usr/bin/valgrind";
   std::string callgrind_dir = "/tmp";
   // >= 0: counting runs go beside the timed ones, one at a time on this CPU (never the
-  // measured one) at the idle scheduling class, instead of first (src/run/counting_lane.h).
+  // measured one) at the idle scheduling class, instead of first (src/run/beside_cpus.h).
   int counting_cpu = -1;
+  // The CPU timed workers pin to (-1: not pinned) and, when not empty, the CPUs beside it
+  // (src/run/beside_cpus.h) on which each paced pair's workers start up while the pair
+  // before them is measured, to move to measured_cpu at their first word (docs/protocol.md,
+  // "Started ahead").
+  int measured_cpu = -1;
+  std::vector<int> start_ahead_cpus;
   // Called after every change to the results (a cell reported, a worker ended), so the
   // caller can put them on disk before the next cell starts.
   std::function<void(const RunResults&)> on_update = [](const RunResults&) {};

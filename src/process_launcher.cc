@@ -26,16 +26,30 @@ namespace {
 // Set by keep_orchestrator_off_cpu: the mask workers must start with.
 bool g_restricted = false;
 cpu_set_t g_full_mask;
-cpu_set_t g_own_mask;
 
-// Children inherit the CPU mask of the moment they are created.
-struct FullMaskForChild {
-  FullMaskForChild() {
-    if (g_restricted) sched_setaffinity(0, sizeof g_full_mask, &g_full_mask);
+// Children inherit the CPU mask of the moment they are created: all abench may use, or the
+// request's start_cpus, for as long as this lives (the calling thread's own mask after).
+class MaskForChild {
+ public:
+  explicit MaskForChild(const std::vector<int>& cpus) {
+    if (cpus.empty() && !g_restricted) return;
+    cpu_set_t mask = g_full_mask;
+    if (!cpus.empty()) {
+      CPU_ZERO(&mask);
+      for (int cpu : cpus)
+        if (cpu >= 0 && cpu < CPU_SETSIZE) CPU_SET(cpu, &mask);
+    }
+    changed_ = sched_getaffinity(0, sizeof before_, &before_) == 0 && sched_setaffinity(0, sizeof mask, &mask) == 0;
   }
-  ~FullMaskForChild() {
-    if (g_restricted) sched_setaffinity(0, sizeof g_own_mask, &g_own_mask);
+  ~MaskForChild() {
+    if (changed_) sched_setaffinity(0, sizeof before_, &before_);
   }
+  MaskForChild(const MaskForChild&) = delete;
+  MaskForChild& operator=(const MaskForChild&) = delete;
+
+ private:
+  bool changed_ = false;
+  cpu_set_t before_{};
 };
 
 void close_fd(int& fd) {
@@ -135,7 +149,6 @@ std::vector<int> keep_orchestrator_off_cpu(int cpu) {
   if (cpu >= 0 && cpu < CPU_SETSIZE) CPU_CLR(cpu, &others);
   if (cpu >= 0 && CPU_COUNT(&others) > 0 && sched_setaffinity(0, sizeof others, &others) == 0) {
     g_full_mask = allowed;
-    g_own_mask = others;
     g_restricted = true;
     allowed = others;
   }
@@ -146,6 +159,7 @@ std::vector<int> keep_orchestrator_off_cpu(int cpu) {
 
 std::string describe(const LaunchOutcome& o) {
   if (!o.started) return "could not start: " + o.start_error;
+  if (o.cancelled) return "stopped: started ahead of its turn, which never came";
   if (o.interrupted_by != 0)
     return fmt::format("stopped: abench was interrupted ({})", sigabbrev_np(o.interrupted_by) ? sigabbrev_np(o.interrupted_by) : "?");
   if (o.timed_out) return fmt::format("hung: no report within {:.3g} s, killed", o.timeout_s);
@@ -224,7 +238,7 @@ LaunchOutcome ProcessLauncher::run(const LaunchRequest& request, const ProtocolL
   // turns vfork into fork) the child exits 127 with the reason lost. Ask first.
   if (access(request.executable.c_str(), X_OK) != 0) spawn_error = errno;
   if (spawn_error == 0) {
-    FullMaskForChild full_mask;
+    const MaskForChild mask(request.start_cpus);
     spawn_error = posix_spawn(&pid, request.executable.c_str(), &actions, &attributes, argv.data(), envp.data());
   }
   posix_spawn_file_actions_destroy(&actions);
@@ -270,6 +284,11 @@ LaunchOutcome ProcessLauncher::run(const LaunchRequest& request, const ProtocolL
     if (reaped) break;
     if (const int signal_number = interrupt_signal(); signal_number != 0) {
       outcome.interrupted_by = signal_number;
+      stop();
+      break;
+    }
+    if (request.cancel != nullptr && request.cancel->load()) {
+      outcome.cancelled = true;
       stop();
       break;
     }
@@ -326,7 +345,7 @@ LaunchOutcome ProcessLauncher::run(const LaunchRequest& request, const ProtocolL
         keep_tail(stderr_text, chunk, static_cast<std::size_t>(n), request.output_tail_bytes);
     }
   }
-  if (!outcome.timed_out && outcome.interrupted_by == 0 && outcome.protocol_error.empty()) lines.flush(on_line);
+  if (!outcome.timed_out && outcome.interrupted_by == 0 && !outcome.cancelled && outcome.protocol_error.empty()) lines.flush(on_line);
   close_fd(in.write);
   close_fd(protocol.read);
 

@@ -27,6 +27,7 @@ nlohmann::json protocol_json(const RunProtocol& p) {
           {"touch", p.touch},
           {"counts", p.counts},
           {"counts_beside", p.counts_beside},
+          {"start_ahead", p.start_ahead},
           {"pin", p.pin},
           {"cpu", p.cpu < 0 ? nlohmann::json("last allowed") : nlohmann::json(p.cpu)},
           {"worker_timeout_s", p.worker_timeout_s},

@@ -148,6 +148,27 @@ TEST(CompareEndToEnd, BothSidesOfACellRunAtOneIterationCount) {
   EXPECT_EQ(timed, (std::vector<std::string>{"system/padded", "system/exact", "system/exact", "system/padded"}));
 }
 
+// Pairs start up ahead of their turn on abench's other CPUs (when it has one: not on a
+// one-CPU machine), and every sample still runs on the measured CPU, as the worker saw it.
+void expect_samples_on_the_measured_cpu(const nlohmann::json& results, bool start_ahead) {
+  const auto& conditions = results["conditions"];
+  const int measured = conditions["allowed_cpus"].back().get<int>();
+  EXPECT_EQ(results["protocol"]["start_ahead"], start_ahead);
+  const auto beside = conditions["start_ahead_cpus"].get<std::vector<int>>();
+  if (start_ahead && conditions["allowed_cpus"].size() > 1)
+    EXPECT_FALSE(beside.empty()) << conditions.dump();
+  else
+    EXPECT_TRUE(beside.empty()) << conditions.dump();
+  EXPECT_EQ(std::count(beside.begin(), beside.end(), measured), 0);
+  int processes = 0;
+  for (const auto& cell : results["cells"])
+    for (const auto& p : cell["processes"]) {
+      EXPECT_EQ(p["cpu"], measured) << cell["variant"] << " round " << p["round"];
+      ++processes;
+    }
+  EXPECT_GT(processes, 0);
+}
+
 // By default the two sides are paired cell by cell: each cell a fresh process, the two sides'
 // processes of a cell back to back, which side goes first alternating by round.
 TEST(CompareEndToEnd, TheTwoSidesOfACellRunBackToBack) {
@@ -173,6 +194,17 @@ TEST(CompareEndToEnd, TheTwoSidesOfACellRunBackToBack) {
     // Round 1 baseline first, round 2 candidate first, ...
     EXPECT_EQ(a["variant"] == "system/padded", timed[i]["round"].get<int>() % 2 == 1) << timed[i].dump();
   }
+  expect_samples_on_the_measured_cpu(results, true);
+}
+
+TEST(CompareEndToEnd, WithoutStartAheadAPairStartsWhenItsTurnComes) {
+  testing::TempDir dir;
+  const auto out = dir.path() / "cmp";
+  const CliResult r = run_cli(compare_args("backend=system,policy=padded", "backend=system,policy=exact", out,
+                                           {"--workload", "allocate", "--processes", "2", "--no-counts",
+                                            "--no-start-ahead"}));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  expect_samples_on_the_measured_cpu(nlohmann::json::parse(read_file(out / "results.json")), false);
 }
 
 TEST(CompareEndToEnd, AllocatorSubjectPreloadAndAnotherWorkerBuild) {

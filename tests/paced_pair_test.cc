@@ -5,10 +5,13 @@
 #include <poll.h>
 #include <unistd.h>
 
+#include <chrono>
+#include <condition_variable>
 #include <map>
 #include <mutex>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "src/orchestrator.h"
 #include "src/run/batch_pacer.h"
@@ -37,6 +40,11 @@ std::string read_word(int fd) {
 class FakePacedLauncher : public WorkerLauncher {
  public:
   std::mutex mutex;
+  std::condition_variable hello_seen;
+  int hellos = 0;
+  // Round 1's workers wait (up to 5 s) before their last sample until this many hellos came.
+  int hellos_before_round_1_ends = 0;
+  std::vector<std::string> started;  // "<start_cpus> <pin_when_told> <cpu>" a worker
   std::vector<std::string> log;                  // "<policy>:<sample>" as each is taken
   std::map<std::string, std::string> warmup_word;  // "<policy> round <r>" -> the word it got
   std::map<std::string, int> crash_at_sample;     // policy -> the sample it dies in (round 1)
@@ -50,10 +58,19 @@ class FakePacedLauncher : public WorkerLauncher {
       std::lock_guard lock(mutex);
       ++unpaced;
     }
+    {
+      std::lock_guard lock(mutex);
+      started.push_back(fmt::format("{} {} {}", fmt::join(request.start_cpus, ","), req.pin_when_told, req.cpu));
+    }
     WorkerHello hello;
     hello.order = {cell.id};
     hello.pid = 100 + cell.id;
     on_line(nlohmann::json(hello).dump());
+    {
+      std::lock_guard lock(mutex);
+      ++hellos;
+    }
+    hello_seen.notify_all();
     const std::string word = read_word(request.pace_fd);
     std::uint64_t iterations = 100;
     if (word.starts_with("warmup ") && word != "warmup 0") iterations = std::stoull(word.substr(7));
@@ -72,6 +89,11 @@ class FakePacedLauncher : public WorkerLauncher {
         LaunchOutcome hung;
         hung.timed_out = true;
         return hung;
+      }
+      if (round == 0 && s + 1 == req.sampler.samples && hellos_before_round_1_ends > 0) {
+        std::unique_lock lock(mutex);
+        if (!hello_seen.wait_for(lock, std::chrono::seconds(5), [&] { return hellos >= hellos_before_round_1_ends; }))
+          log.push_back("no hello ahead");
       }
       if (round == 0 && crash_at_sample.contains(side) && crash_at_sample[side] == s) {
         LaunchOutcome crashed;
@@ -141,6 +163,52 @@ TEST(PacedPairs, TheTwoSidesOfACellTakeTurnsSampleBySampleAndWarmUpAtOneCount) {
     EXPECT_EQ(s.processes, 2);
   }
   ASSERT_EQ(results.workers.size(), 4u);
+}
+
+// A pair started ahead starts up while the pair before it is measured (its workers on
+// abench's CPUs, told to move to the measured one at their first word), and takes no step
+// before that pair has ended.
+TEST(PacedPairs, APairStartsUpWhileThePairBeforeItIsMeasuredAndWaitsItsTurn) {
+  RunResults results = paced_compare(2);
+  FakePacedLauncher launcher;
+  launcher.hellos_before_round_1_ends = 4;
+  OrchestratorHooks hooks = quiet_hooks();
+  hooks.measured_cpu = 1;
+  hooks.start_ahead_cpus = {0, 2};
+  run_plan(results, launcher, hooks);
+  EXPECT_EQ(launcher.log,
+            (std::vector<std::string>{"padded:0", "exact:0", "exact:1", "padded:1", "padded:2", "padded ends",
+                                      "exact:2 alone", "exact ends", "exact:0", "padded:0", "padded:1", "exact:1",
+                                      "exact:2", "exact ends", "padded:2 alone", "padded ends"}));
+  EXPECT_EQ(launcher.started, std::vector<std::string>(4, "0,2 true 1"));
+  for (const auto& [who, word] : launcher.warmup_word)  // round 2 told the count round 1 found
+    EXPECT_EQ(word, who.starts_with("padded") && who.ends_with("#0") ? "warmup 0" : "warmup 100") << who;
+  for (const CellRecord& cell : results.cells) EXPECT_EQ(summarize(cell, 2).processes, 2);
+}
+
+TEST(BatchPacer, AHeldPairIsToldNothingUntilLetGoAndASideGoneMeanwhileLeavesTheOtherAlone) {
+  const auto pending = [](int fd) {
+    pollfd p{fd, POLLIN, 0};
+    return poll(&p, 1, 0) > 0;
+  };
+  const std::string hello = R"({"type":"hello"})";
+  {
+    BatchPacer pacer(3, 0, true);
+    pacer.on_line(0, hello);
+    pacer.on_line(1, hello);
+    EXPECT_FALSE(pending(pacer.worker_end(0)));
+    pacer.let_go(250);
+    EXPECT_EQ(read_word(pacer.worker_end(0)), "warmup 250");
+    EXPECT_FALSE(pending(pacer.worker_end(1)));
+  }
+  {
+    BatchPacer pacer(3, 0, true);
+    pacer.on_line(1, hello);
+    pacer.on_gone(0);  // never got going
+    EXPECT_FALSE(pending(pacer.worker_end(1)));  // not before the CPU is the pair's
+    pacer.let_go(0);
+    EXPECT_EQ(read_word(pacer.worker_end(1)), "");  // end of channel: it runs alone
+  }
 }
 
 TEST(PacedPairs, ASideThatDiesLetsTheOtherFinishAloneAndFailsOnlyItsOwnCell) {

@@ -12,8 +12,8 @@
 
 namespace abench {
 
-BatchPacer::BatchPacer(int samples, std::uint64_t iterations)
-    : iterations_(iterations), order_(sample_order(samples)) {
+BatchPacer::BatchPacer(int samples, std::uint64_t iterations, bool held)
+    : held_(held), iterations_(iterations), order_(sample_order(samples)) {
   ready_ = true;
   for (std::size_t side = 0; side < 2; ++side) {
     int fds[2];
@@ -88,7 +88,7 @@ void BatchPacer::on_line(int side, std::string_view line) {
   if ((type == "hello" || type == "warm" || type == "sampled") && write_end_[s] >= 0) waiting_[s] = true;
   if (type == "hello") {
     said_hello_[s] = true;
-    if (said_hello_[0] && said_hello_[1]) tell(0, fmt::format("warmup {}", iterations_));
+    if (said_hello_[0] && said_hello_[1] && !held_) tell(0, fmt::format("warmup {}", iterations_));
   } else if (type == "warm") {
     warm_[s] = true;
     if (side == 0) {
@@ -111,8 +111,21 @@ bool BatchPacer::has_samples_left(int side) const {
 }
 
 void BatchPacer::on_gone(int side) {
+  gone_[static_cast<std::size_t>(side)] = true;
   release(side);
-  release(1 - side);  // the other side runs on alone
+  if (!held_) release(1 - side);  // the other side runs on alone
+}
+
+void BatchPacer::let_go(std::uint64_t iterations) {
+  if (!held_) return;
+  held_ = false;
+  iterations_ = iterations;
+  if (gone_[0] || gone_[1]) {  // one never got going: the other runs alone
+    release(0);
+    release(1);
+  } else if (said_hello_[0] && said_hello_[1]) {
+    tell(0, fmt::format("warmup {}", iterations_));
+  }
 }
 
 }  // namespace abench

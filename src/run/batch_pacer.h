@@ -25,8 +25,9 @@ namespace abench {
 class BatchPacer {
  public:
   // `samples` per side; `iterations` the pair's count if an earlier round fixed it (0: the
-  // first side's warm-up finds it).
-  BatchPacer(int samples, std::uint64_t iterations);
+  // first side's warm-up finds it). A held pacer tells neither side anything until let_go:
+  // a pair started up while the one before it is measured.
+  BatchPacer(int samples, std::uint64_t iterations, bool held = false);
   ~BatchPacer();
   BatchPacer(const BatchPacer&) = delete;
   BatchPacer& operator=(const BatchPacer&) = delete;
@@ -37,8 +38,11 @@ class BatchPacer {
   int worker_end(int side) const { return read_end_[static_cast<std::size_t>(side)]; }
   // A protocol line from side 0 or 1, as it arrived.
   void on_line(int side, std::string_view line);
-  // Side 0 or 1 has ended (exited, crashed, was killed) or never started.
+  // Side 0 or 1 has ended (exited, crashed, was killed) or never started. The other then
+  // runs on alone, once the pacer is not held.
   void on_gone(int side);
+  // The measured CPU is this pair's now, at `iterations` (as the constructor's).
+  void let_go(std::uint64_t iterations);
   // Where side 0's or 1's allowance starts (LaunchRequest::clock_start): now while it waits
   // for its word, else when it was last told to go.
   std::chrono::steady_clock::time_point clock_start(int side) const;
@@ -54,7 +58,8 @@ class BatchPacer {
   bool ready_ = false;
   std::array<int, 2> read_end_{-1, -1}, write_end_{-1, -1};
   std::array<bool, 2> said_hello_{false, false}, warm_{false, false};
-  std::array<bool, 2> waiting_{false, false};
+  std::array<bool, 2> waiting_{false, false}, gone_{false, false};
+  bool held_;
   std::array<std::chrono::steady_clock::time_point, 2> told_at_{};
   std::uint64_t iterations_;
   std::vector<int> order_;

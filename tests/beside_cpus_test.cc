@@ -1,11 +1,11 @@
-// Which CPU counting runs take beside the timed rounds: never the measured one, never an SMT
-// sibling of it, the last of abench's own otherwise (a fake sysfs topology).
+// Which CPUs work beside the timed rounds may use: never the measured one, never an SMT
+// sibling of it; counting runs take the last (a fake sysfs topology).
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
 
-#include "src/run/counting_lane.h"
+#include "src/run/beside_cpus.h"
 #include "tests/temp_dir.h"
 
 namespace abench {
@@ -33,6 +33,15 @@ TEST(CountingLane, TakesTheLastOwnCpuThatIsNotTheMeasuredOneOrItsSibling) {
   EXPECT_EQ(counting_lane_cpu(3, {}, sysfs.string()), -1);
   // No topology readable: only the measured CPU itself is excluded.
   EXPECT_EQ(counting_lane_cpu(5, {0, 1}, (sysfs / "absent").string()), 1);
+}
+
+TEST(BesideCpus, EveryOwnCpuButTheMeasuredOneAndItsSiblings) {
+  testing::TempDir dir;
+  const auto sysfs = dir.path();
+  siblings(sysfs, 7, "3,7");
+  EXPECT_EQ(beside_cpus(7, {0, 1, 2, 3, 4, 5, 6}, sysfs.string()), (std::vector<int>{0, 1, 2, 4, 5, 6}));
+  EXPECT_TRUE(beside_cpus(-1, {0, 1}, sysfs.string()).empty());
+  EXPECT_TRUE(beside_cpus(7, {3}, sysfs.string()).empty());
 }
 
 }  // namespace
