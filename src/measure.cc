@@ -403,7 +403,9 @@ RunResults execute_plan(Plan plan, const Matrix& matrix, const std::filesystem::
   results.conditions["orchestrator_cpus"] = own_cpus;
   const int counting_cpu = matrix.protocol.counts && matrix.protocol.counts_beside ? counting_lane_cpu(cpu, own_cpus) : -1;
   results.conditions["counting_cpu"] = counting_cpu >= 0 ? nlohmann::json(counting_cpu) : nlohmann::json(nullptr);
-  // Where paced pairs start up ahead of their turn (none: they start when it comes).
+  // Where paced pairs start up ahead of their turn (none: they start when it comes): pinned
+  // workers (a CPU to move to), timed by the clock (a perf worker opens its counters where
+  // it is pinned, at start-up).
   const RunProtocol& protocol = matrix.protocol;
   const std::vector<int> start_ahead_cpus = protocol.start_ahead && protocol.interleave_batches && protocol.pin &&
                                                     protocol.measure == Measure::time

@@ -281,11 +281,9 @@ std::uint64_t paired_iterations(const RunResults& results, int id) {
   return 0;
 }
 
-// Paced pairs start up beside the measured CPU: pinned workers (a CPU to move to), timed by
-// the clock (a perf worker opens its counters where it is pinned, at start-up).
-bool starts_ahead(const RunResults& results, const OrchestratorHooks& hooks) {
-  return !hooks.start_ahead_cpus.empty() && hooks.measured_cpu >= 0 && results.protocol.pin &&
-         results.protocol.measure == Measure::time;
+// Paced pairs start up beside the measured CPU (the caller decides where that applies).
+bool starts_ahead(const OrchestratorHooks& hooks) {
+  return !hooks.start_ahead_cpus.empty() && hooks.measured_cpu >= 0;
 }
 }  // namespace
 
@@ -302,7 +300,7 @@ LaunchRequest make_launch_request(const RunResults& results, const Job& job, con
   WorkerRequest worker_request = make_worker_request(results, job);
   if (job.mode == WorkerMode::count && hooks.counting_cpu >= 0) worker_request.cpu = hooks.counting_cpu;
   worker_request.paced = pace_fd >= 0;
-  if (worker_request.paced && starts_ahead(results, hooks)) {
+  if (worker_request.paced && worker_request.pin && starts_ahead(hooks)) {
     worker_request.pin_when_told = true;
     worker_request.cpu = hooks.measured_cpu;
     request.start_cpus = hooks.start_ahead_cpus;
@@ -414,7 +412,7 @@ class JobQueue {
           hooks_.between_workers(results_);
         }
         std::unique_ptr<PairInFlight> pair = std::move(ahead);
-        if (!pair && paced_pair(results_, queue_)) pair = start_pair(false);
+        if (!pair && paced_pair(results_, queue_)) pair = start_pair();
         if (!pair) {
           const Job job = queue_.front();
           queue_.pop_front();
@@ -423,7 +421,7 @@ class JobQueue {
         }
         let_go(*pair);
         // The next pair starts up on abench's CPUs while this one is measured.
-        if (starts_ahead(results_, hooks_) && paced_pair(results_, queue_)) ahead = start_pair(true);
+        if (starts_ahead(hooks_) && paced_pair(results_, queue_)) ahead = start_pair();
         end_pair(*pair);
       }
       if (ahead) end_pair(*ahead);  // interrupted: it was stopped, as every worker was
@@ -491,8 +489,8 @@ class JobQueue {
 
   // Both sides of a paced pair at once, a thread each; their lines are handled one at a
   // time under the queue's lock, so the results and the pacer see one line after another.
-  // A pair started ahead (`held`) starts up on abench's CPUs while the pair before it is
-  // measured, and its pacer says nothing until let_go.
+  // A pair may start up (on abench's CPUs) while the pair before it is measured: its pacer
+  // says nothing until let_go.
   struct PairInFlight {
     std::array<Job, 2> jobs;
     std::unique_ptr<BatchPacer> pacer;
@@ -507,15 +505,14 @@ class JobQueue {
     std::array<std::jthread, 2> sides;  // last: joined first when a pair is destroyed
   };
 
-  std::unique_ptr<PairInFlight> start_pair(bool held) {
+  std::unique_ptr<PairInFlight> start_pair() {
     auto pair = std::make_unique<PairInFlight>();
     PairInFlight& p = *pair;
     p.jobs = {queue_[0], queue_[1]};
     queue_.pop_front();
     queue_.pop_front();
     std::lock_guard setup(mutex_);
-    p.pacer = std::make_unique<BatchPacer>(results_.protocol.samples,
-                                           held ? 0 : paired_iterations(results_, p.jobs[0].cell_ids[0]), held);
+    p.pacer = std::make_unique<BatchPacer>(results_.protocol.samples);
     if (!p.pacer->ready()) throw EnvironmentError(fmt::format("cannot make a pace channel: {}", std::strerror(errno)));
     for (std::size_t side = 0; side < 2; ++side) {
       p.index[side] = add_worker(p.jobs[side]);

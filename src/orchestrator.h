@@ -24,7 +24,7 @@ struct OrchestratorHooks {
   // The CPU timed workers pin to (-1: not pinned) and, when not empty, the CPUs beside it
   // (src/run/beside_cpus.h) on which each paced pair's workers start up while the pair
   // before them is measured, to move to measured_cpu at their first word (docs/protocol.md,
-  // "Started ahead").
+  // "Started ahead"). Set only where that applies (workers pinned, timed by the clock).
   int measured_cpu = -1;
   std::vector<int> start_ahead_cpus;
   // Called after every change to the results (a cell reported, a worker ended), so the

@@ -193,7 +193,7 @@ TEST(BatchPacer, AHeldPairIsToldNothingUntilLetGoAndASideGoneMeanwhileLeavesTheO
   };
   const std::string hello = R"({"type":"hello"})";
   {
-    BatchPacer pacer(3, 0, true);
+    BatchPacer pacer(3);
     pacer.on_line(0, hello);
     pacer.on_line(1, hello);
     EXPECT_FALSE(pending(pacer.worker_end(0)));
@@ -202,7 +202,7 @@ TEST(BatchPacer, AHeldPairIsToldNothingUntilLetGoAndASideGoneMeanwhileLeavesTheO
     EXPECT_FALSE(pending(pacer.worker_end(1)));
   }
   {
-    BatchPacer pacer(3, 0, true);
+    BatchPacer pacer(3);
     pacer.on_line(1, hello);
     pacer.on_gone(0);  // never got going
     EXPECT_FALSE(pending(pacer.worker_end(1)));  // not before the CPU is the pair's

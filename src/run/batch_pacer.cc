@@ -12,8 +12,7 @@
 
 namespace abench {
 
-BatchPacer::BatchPacer(int samples, std::uint64_t iterations, bool held)
-    : held_(held), iterations_(iterations), order_(sample_order(samples)) {
+BatchPacer::BatchPacer(int samples) : order_(sample_order(samples)) {
   ready_ = true;
   for (std::size_t side = 0; side < 2; ++side) {
     int fds[2];

@@ -24,10 +24,9 @@ namespace abench {
 
 class BatchPacer {
  public:
-  // `samples` per side; `iterations` the pair's count if an earlier round fixed it (0: the
-  // first side's warm-up finds it). A held pacer tells neither side anything until let_go:
-  // a pair started up while the one before it is measured.
-  BatchPacer(int samples, std::uint64_t iterations, bool held = false);
+  // `samples` per side. It tells neither side anything until let_go: a pair may start up
+  // while the one before it is measured.
+  explicit BatchPacer(int samples);
   ~BatchPacer();
   BatchPacer(const BatchPacer&) = delete;
   BatchPacer& operator=(const BatchPacer&) = delete;
@@ -39,9 +38,10 @@ class BatchPacer {
   // A protocol line from side 0 or 1, as it arrived.
   void on_line(int side, std::string_view line);
   // Side 0 or 1 has ended (exited, crashed, was killed) or never started. The other then
-  // runs on alone, once the pacer is not held.
+  // runs on alone, once let go.
   void on_gone(int side);
-  // The measured CPU is this pair's now, at `iterations` (as the constructor's).
+  // The measured CPU is this pair's now: the first side warms up once both said hello, at
+  // `iterations` if an earlier round of the cell fixed the count (0: its warm-up finds it).
   void let_go(std::uint64_t iterations);
   // Where side 0's or 1's allowance starts (LaunchRequest::clock_start): now while it waits
   // for its word, else when it was last told to go.
@@ -59,9 +59,9 @@ class BatchPacer {
   std::array<int, 2> read_end_{-1, -1}, write_end_{-1, -1};
   std::array<bool, 2> said_hello_{false, false}, warm_{false, false};
   std::array<bool, 2> waiting_{false, false}, gone_{false, false};
-  bool held_;
+  bool held_ = true;
   std::array<std::chrono::steady_clock::time_point, 2> told_at_{};
-  std::uint64_t iterations_;
+  std::uint64_t iterations_ = 0;
   std::vector<int> order_;
   std::size_t next_sample_ = 0;
 };
