@@ -9,8 +9,8 @@
 #include <filesystem>
 #include <vector>
 
-#include "src/commands.h"
-#include "src/errors.h"
+#include "src/cli/commands.h"
+#include "src/util/errors.h"
 #include "src/util/interrupt.h"
 #include "src/util/text.h"
 

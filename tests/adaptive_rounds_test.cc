@@ -15,9 +15,9 @@
 #include <thread>
 #include <vector>
 
-#include "src/errors.h"
+#include "src/util/errors.h"
 #include "src/plan/shard.h"
-#include "src/results_writers.h"
+#include "src/results/results_writers.h"
 #include "src/run/adaptive_rounds.h"
 #include "src/run/result_saver.h"
 #include "src/stats/rank_intervals.h"

@@ -9,9 +9,10 @@
 #include <functional>
 #include <random>
 
-#include "src/gate.h"
+#include "src/verdict/gate.h"
 #include "src/stats/rank_intervals.h"
 #include "src/verdict/change_rule.h"
+#include "src/verdict/pairing.h"
 
 namespace abench {
 namespace {

@@ -10,7 +10,7 @@
 
 #include <gtest/gtest.h>
 
-#include "src/process_launcher.h"
+#include "src/run/process_launcher.h"
 
 namespace abench::testing {
 

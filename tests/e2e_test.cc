@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "src/process_launcher.h"
+#include "src/run/process_launcher.h"
 #include "src/stats/statistics.h"
 #include "tests/cli_helpers.h"
 #include "tests/emulation.h"

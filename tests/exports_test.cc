@@ -7,10 +7,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "src/errors.h"
+#include "src/util/errors.h"
 #include "src/exports/export_names.h"
 #include "src/exports/format_registry.h"
-#include "src/orchestrator.h"
+#include "src/run/orchestrator.h"
 #include "tests/test_matrix.h"
 
 namespace abench {

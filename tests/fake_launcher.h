@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "src/launcher.h"
+#include "src/run/launcher.h"
 
 namespace abench::testing {
 

@@ -16,7 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "src/process_launcher.h"
+#include "src/run/process_launcher.h"
 #include "tests/cli_helpers.h"
 #include "tests/temp_dir.h"
 

@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "src/atomic_file.h"
+#include "src/util/atomic_file.h"
 #include "tests/cli_helpers.h"
 #include "tests/emulation.h"
 #include "tests/temp_dir.h"

@@ -2,10 +2,11 @@
 
 #include <limits>
 
-#include "src/errors.h"
-#include "src/gate.h"
-#include "src/result_file.h"
+#include "src/util/errors.h"
+#include "src/verdict/gate.h"
+#include "src/results/result_file.h"
 #include "tests/temp_dir.h"
+#include "src/verdict/pairing.h"
 
 namespace abench {
 namespace {

@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "src/errors.h"
+#include "src/util/errors.h"
 #include "src/util/json_file.h"
 #include "tests/temp_dir.h"
 

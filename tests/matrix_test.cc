@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
-#include "src/errors.h"
-#include "src/matrix.h"
+#include "src/util/errors.h"
+#include "src/plan/matrix.h"
 #include "tests/temp_dir.h"
 
 namespace abench {

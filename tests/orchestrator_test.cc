@@ -3,8 +3,8 @@
 
 #include <map>
 
-#include "src/orchestrator.h"
-#include "src/results_writers.h"
+#include "src/run/orchestrator.h"
+#include "src/results/results_writers.h"
 #include "tests/fake_launcher.h"
 #include "tests/test_matrix.h"
 

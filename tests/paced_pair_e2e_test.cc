@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/protocol.h"
-#include "src/process_launcher.h"
+#include "src/run/process_launcher.h"
 #include "tests/cli_helpers.h"
 #include "tests/temp_dir.h"
 

@@ -13,7 +13,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "src/orchestrator.h"
+#include "src/run/orchestrator.h"
 #include "src/run/batch_pacer.h"
 #include "tests/test_matrix.h"
 

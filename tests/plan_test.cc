@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
-#include "src/errors.h"
-#include "src/plan.h"
+#include "src/util/errors.h"
+#include "src/plan/plan.h"
 #include "tests/test_matrix.h"
 
 namespace abench {

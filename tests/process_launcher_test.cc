@@ -12,7 +12,7 @@
 #include <filesystem>
 #include <thread>
 
-#include "src/process_launcher.h"
+#include "src/run/process_launcher.h"
 #include "src/util/interrupt.h"
 #include "tests/temp_dir.h"
 

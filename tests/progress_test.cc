@@ -1,8 +1,8 @@
-// The progress line's time left (src/progress.h) from the plan's expected cost.
+// The progress line's time left (src/run/progress.h) from the plan's expected cost.
 #include <gtest/gtest.h>
 
 #include "src/plan/cost.h"
-#include "src/progress.h"
+#include "src/run/progress.h"
 #include "tests/test_matrix.h"
 
 namespace abench {

@@ -7,7 +7,7 @@
 #include <numeric>
 #include <set>
 
-#include "src/errors.h"
+#include "src/util/errors.h"
 #include "src/plan/shard.h"
 #include "tests/test_matrix.h"
 

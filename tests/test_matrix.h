@@ -1,7 +1,7 @@
 // Test helper: a small in-memory matrix (no file), two workloads x sizes x live counts.
 #pragma once
 
-#include "src/matrix.h"
+#include "src/plan/matrix.h"
 
 namespace abench::testing {
 

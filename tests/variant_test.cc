@@ -1,8 +1,8 @@
 #include <gtest/gtest.h>
 
-#include "src/errors.h"
-#include "src/plan.h"
-#include "src/variant.h"
+#include "src/util/errors.h"
+#include "src/plan/plan.h"
+#include "src/plan/variant.h"
 #include "tests/temp_dir.h"
 #include "tests/test_matrix.h"
 

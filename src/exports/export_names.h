@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "src/results.h"
+#include "src/results/results.h"
 
 namespace abench {
 

@@ -4,8 +4,8 @@
 
 #include <fmt/format.h>
 
-#include "src/atomic_file.h"
-#include "src/errors.h"
+#include "src/util/atomic_file.h"
+#include "src/util/errors.h"
 
 namespace abench {
 namespace {

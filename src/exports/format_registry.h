@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "src/results.h"
+#include "src/results/results.h"
 
 namespace abench {
 

@@ -10,11 +10,12 @@
 #include <fmt/ranges.h>
 
 #include "harness/json_fields.h"
-#include "src/errors.h"
-#include "src/measure.h"
+#include "src/util/errors.h"
 #include "src/run/resume.h"
 #include "src/util/json_file.h"
 #include "src/util/names.h"
+#include "src/util/timestamp.h"
+#include "src/results/stored_matrix.h"
 
 namespace abench {
 namespace {

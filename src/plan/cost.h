@@ -1,14 +1,14 @@
 // What a cell is expected to cost under a protocol, in seconds of this project's workers:
 // balances shards (src/plan/shard.h) and estimates the time a run has left
-// (src/progress.h). Only relative costs need be right; the constants are fitted on the
+// (src/run/progress.h). Only relative costs need be right; the constants are fitted on the
 // development VM (src/plan/cost.cc).
 #pragma once
 
 #include <vector>
 
 #include "harness/protocol.h"
-#include "src/matrix.h"
-#include "src/plan.h"
+#include "src/plan/matrix.h"
+#include "src/plan/plan.h"
 
 namespace abench {
 

@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "src/errors.h"
+#include "src/util/errors.h"
 #include "src/plan/cost.h"
 
 namespace abench {

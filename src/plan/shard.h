@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "src/matrix.h"
-#include "src/plan.h"
+#include "src/plan/matrix.h"
+#include "src/plan/plan.h"
 #include "src/plan/cost.h"
 
 namespace abench {

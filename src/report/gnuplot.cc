@@ -12,7 +12,7 @@
 
 #include <fmt/format.h>
 
-#include "src/errors.h"
+#include "src/util/errors.h"
 #include "src/util/text.h"
 
 extern char** environ;

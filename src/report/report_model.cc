@@ -4,10 +4,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "src/errors.h"
-#include "src/measure.h"
-#include "src/result_file.h"
-#include "src/results.h"
+#include "src/util/errors.h"
+#include "src/results/result_file.h"
+#include "src/results/results.h"
 #include "src/util/json_file.h"
 
 namespace abench {

@@ -6,8 +6,8 @@
 
 #include <fmt/format.h>
 
-#include "src/atomic_file.h"
-#include "src/errors.h"
+#include "src/util/atomic_file.h"
+#include "src/util/errors.h"
 #include "src/report/gnuplot.h"
 
 namespace abench {

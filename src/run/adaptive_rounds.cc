@@ -4,7 +4,7 @@
 #include <cmath>
 #include <set>
 
-#include "src/compare.h"
+#include "src/verdict/compare.h"
 #include "src/stats/rank_intervals.h"
 #include "src/util/interrupt.h"
 

@@ -15,16 +15,12 @@
 #include <optional>
 #include <vector>
 
-#include "src/orchestrator.h"
-#include "src/results.h"
+#include "src/run/orchestrator.h"
+#include "src/plan/protocol_rules.h"
+#include "src/results/results.h"
 
 namespace abench {
 
-inline constexpr int kDefaultMaxRounds = 24;
-inline constexpr const char* kAdaptiveRoundsRule =
-    "after the plan's rounds, one more round at a time for each cell whose interval at the confidence is wider than "
-    "width_percent (high - low, in percent of the figure, or percentage points of the change), or cannot reach "
-    "the confidence yet, until it has max_rounds rounds; stopped on width, never on the verdict";
 
 struct IntervalTarget {
   double width = 0;  // a fraction: 0.02 is 2%

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "src/results_writers.h"
+#include "src/results/results_writers.h"
 
 namespace abench {
 

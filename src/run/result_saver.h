@@ -11,7 +11,7 @@
 #include <chrono>
 #include <filesystem>
 
-#include "src/results.h"
+#include "src/results/results.h"
 
 namespace abench {
 

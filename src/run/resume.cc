@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "harness/json_fields.h"
-#include "src/errors.h"
+#include "src/util/errors.h"
 #include "src/util/json_file.h"
 
 namespace abench {

@@ -12,7 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "src/results.h"
+#include "src/results/results.h"
 
 namespace abench {
 

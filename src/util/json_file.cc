@@ -10,7 +10,7 @@
 
 #include "src/util/text.h"
 
-#include "src/errors.h"
+#include "src/util/errors.h"
 
 namespace abench {
 

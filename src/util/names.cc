@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "src/errors.h"
+#include "src/util/errors.h"
 #include "src/util/text.h"
 
 namespace abench {

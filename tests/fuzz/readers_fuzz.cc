@@ -15,13 +15,14 @@
 #include <map>
 #include <string>
 
-#include "src/errors.h"
-#include "src/gate.h"
-#include "src/matrix.h"
-#include "src/orchestrator.h"
-#include "src/result_file.h"
-#include "src/results_writers.h"
-#include "src/variant.h"
+#include "src/util/errors.h"
+#include "src/verdict/gate.h"
+#include "src/plan/matrix.h"
+#include "src/run/orchestrator.h"
+#include "src/results/result_file.h"
+#include "src/results/results_writers.h"
+#include "src/plan/variant.h"
+#include "src/verdict/pairing.h"
 
 namespace abench {
 namespace {

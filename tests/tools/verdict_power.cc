@@ -17,10 +17,11 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "src/compare.h"
-#include "src/errors.h"
-#include "src/result_file.h"
+#include "src/verdict/compare.h"
+#include "src/util/errors.h"
+#include "src/results/result_file.h"
 #include "src/verdict/change_rule.h"
+#include "src/verdict/pairing.h"
 
 namespace {
 

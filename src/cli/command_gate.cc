@@ -1,0 +1,292 @@
+// abench gate: pass or fail a candidate against a baseline (docs/ci.md).
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "src/machine/conditions.h"
+#include "src/report/report_writer.h"
+#include "src/util/atomic_file.h"
+#include "src/verdict/compare.h"
+#include "src/util/errors.h"
+#include "src/exports/format_registry.h"
+#include "src/verdict/gate.h"
+#include "src/cli/gate_report.h"
+#include "src/cli/measure.h"
+#include "src/run/preflight.h"
+#include "src/run/process_launcher.h"
+#include "src/results/result_file.h"
+#include "src/results/results_writers.h"
+#include "src/cli/stored_baseline.h"
+#include "src/run/worker_registry.h"
+#include "src/run/execute.h"
+#include "src/verdict/pairing.h"
+
+namespace abench {
+void add_gate_rule_options(CLI::App& cmd, GateOptions& o) {
+  cmd.add_option("--gate-file", o.gate_file, "JSON thresholds: global, per workload, per cell pattern");
+  cmd.add_option("--threshold", o.threshold_percent, "Global threshold in percent (default 5; instructions 0.5)")
+      ->check(CLI::Range(0.0, 1000.0));
+  cmd.add_option("--noise", o.noise, "Noise floors from abench calibrate: a stored NAME or a noise.json path");
+}
+
+namespace {
+
+GateRules rules_of(const GateOptions& o) {
+  GateRules rules = o.gate_file.empty() ? GateRules{} : load_gate_rules(o.gate_file);
+  if (o.threshold_percent) rules.threshold = rules.instruction_threshold = *o.threshold_percent / 100;
+  return rules;
+}
+
+std::map<std::string, double> noise_of(const GateOptions& o) {
+  return o.noise.empty() ? std::map<std::string, double>{} : load_noise_file(resolve_stored(o.noise, "noise.json"));
+}
+
+// Different machines measure different numbers: say so, as the verdict cannot tell.
+void add_environment_warnings(GateVerdict& v, const StoredResults& before, const StoredResults& after) {
+  if (!before.machine_fingerprint.empty() && before.machine_fingerprint != after.machine_fingerprint)
+    v.warnings.push_back(fmt::format("baseline ({}) and candidate ({}) were measured on different machines "
+                                     "(fingerprints differ): a change may be the machine's, not the code's",
+                                     before.machine_fingerprint, after.machine_fingerprint));
+  for (const auto& w : after.conditions.value("warnings", std::vector<std::string>{})) v.warnings.push_back(w);
+}
+
+// Figures of two architectures measure two different machines' code paths (and instruction
+// counts differ by construction): a gate across them is refused, not warned about.
+void refuse_other_architecture(const StoredResults& baseline, const std::string& candidate_architecture,
+                               const std::string& candidate_source) {
+  const nlohmann::json& a = baseline.conditions.contains("architecture") ? baseline.conditions["architecture"] : nlohmann::json();
+  if (!a.is_string() || candidate_architecture.empty() || a.get<std::string>() == candidate_architecture) return;
+  throw UsageError(fmt::format("{}: field 'conditions.architecture' is '{}' but {} is {}: a gate compares one "
+                               "architecture with itself; gate against a baseline measured on {}",
+                               baseline.path, a.get<std::string>(), candidate_source, candidate_architecture,
+                               candidate_architecture));
+}
+
+}  // namespace
+
+int report_gate(GateVerdict verdict, const std::filesystem::path& dir, bool draw_report) {
+  const std::string markdown = gate_markdown(verdict);
+  write_file_atomically(dir / "gate.md", markdown);
+  write_file_atomically(dir / "gate.json", gate_json(verdict).dump(2) + "\n");
+  if (const char* summary = std::getenv("GITHUB_STEP_SUMMARY"); summary && *summary) {
+    std::ofstream out(summary, std::ios::app);
+    out << markdown << "\n";
+  }
+  fmt::print("{}\n", markdown);
+  fmt::print("gate: {}/gate.md, {}/gate.json\n", dir.string(), dir.string());
+  if (draw_report) write_report_or_warn(dir);
+  return verdict.exit_code();
+}
+
+namespace {
+
+// A regression must reproduce. The pairs of variants holding a regressed cell are measured
+// again (another run of their rounds, same cell orders), and each of their cells is judged
+// again twice by the same rule: on the second run's rounds alone, and on both runs' rounds
+// pooled. A cell stays a regression only when both call it one: the second run is an
+// independent replication, so a cell that one run's noise pushed over its threshold must be
+// pushed over again by chance (a false alarm rate of p becomes about p squared, which is
+// what keeps a table of 144 cells from failing on nothing; tests/change_rule_test.cc), and
+// the pooled rounds give the figures the table shows. Cells of other variants keep their
+// first verdict.
+void confirm_regressions(GateVerdict& verdict, StoredResults& measured, Plan plan, const Matrix& matrix,
+                         const std::filesystem::path& dir, const GateRules& rules,
+                         const std::map<std::string, double>& noise, const std::vector<std::string>& command_line) {
+  std::set<std::string> suspects;
+  for (const GateCell& cell : verdict.cells)
+    if (cell.outcome == GateOutcome::regression) suspects.insert(cell.key);
+  std::set<std::string> labels;  // both sides of every pair with a suspect
+  for (const StoredCell& cell : measured.cells)
+    if (suspects.contains(cell.key)) labels.insert(cell.variant);
+  std::set<std::string> judged_again;
+  for (const StoredCell& cell : measured.cells)
+    if (labels.contains(cell.variant)) judged_again.insert(cell.key);
+  std::erase_if(plan.jobs, [&](const Job& job) {
+    return job.mode != WorkerMode::time || !labels.contains(plan.variants[job.variant].label());
+  });
+  const auto confirm_dir = dir / "confirm";
+  std::filesystem::create_directories(confirm_dir);
+  const RunResults again = execute_plan(std::move(plan), matrix, confirm_dir, command_line);
+  throw_if_interrupted(again, confirm_dir, nullptr);
+  const StoredResults second = results_from_json(results_to_json(again), (confirm_dir / "results.json").string());
+  auto judged = [&](const StoredResults& results) {
+    std::vector<GatePair> pairs = pair_results(results, results);
+    std::erase_if(pairs, [&](const GatePair& p) { return !judged_again.contains(p.key); });
+    std::map<std::string, GateCell> cells;
+    for (GateCell& cell : evaluate_gate(pairs, rules, noise, CompareSettings{}).cells) cells[cell.key] = cell;
+    return cells;
+  };
+  const auto replication = judged(second);
+  pool_rounds(measured, second);
+  const auto pooled = judged(measured);
+  int confirmed = 0, cleared = 0, found = 0;
+  for (GateCell& cell : verdict.cells) {
+    const auto p = pooled.find(cell.key);
+    if (p == pooled.end()) continue;
+    const bool was = cell.outcome == GateOutcome::regression;
+    cell = p->second;
+    const auto r = replication.find(cell.key);
+    const bool replicated = r != replication.end() && r->second.outcome == GateOutcome::regression;
+    if (cell.outcome == GateOutcome::regression && !replicated) cell.outcome = GateOutcome::pass;
+    const bool is = cell.outcome == GateOutcome::regression;
+    confirmed += was && is;
+    cleared += was && !is;
+    found += !was && is;
+  }
+  recount(verdict);
+  verdict.notes.push_back(fmt::format(
+      "{} cell{} regressed in the first run. The {} variant pair{} holding them {} measured a second time (results "
+      "in {}), and all {} of their cells judged again: a regression stands only where the second run alone and "
+      "both runs' rounds pooled call it one. {} regression{} confirmed, {} cleared, {} found that the first run "
+      "alone had not shown. The table shows the pooled figures for those cells.",
+      suspects.size(), suspects.size() == 1 ? "" : "s", labels.size() / 2, labels.size() == 2 ? "" : "s",
+      labels.size() == 2 ? "was" : "were", confirm_dir.string(), judged_again.size(), confirmed,
+      confirmed == 1 ? "" : "s", cleared, found));
+}
+
+// The gate over the two sides of one interleaved run (a compare, or a side-by-side gate),
+// paired by round, its regressions confirmed by a second run unless `confirm` is false.
+GateVerdict gate_interleaved(const RunResults& results, const Matrix& matrix, const std::filesystem::path& dir,
+                             const GateRules& rules, const std::map<std::string, double>& noise, bool confirm,
+                             const std::vector<std::string>& command_line) {
+  StoredResults measured = results_from_json(results_to_json(results), (dir / "results.json").string());
+  GateVerdict verdict = evaluate_gate(pair_results(measured, measured), rules, noise, CompareSettings{});
+  add_environment_warnings(verdict, measured, measured);
+  if (verdict.regressions > 0 && confirm)
+    confirm_regressions(verdict, measured, results.plan, matrix, dir, rules, noise, command_line);
+  return verdict;
+}
+
+}  // namespace
+
+GateVerdict gate_compare(const RunResults& results, const Matrix& matrix, const std::filesystem::path& dir,
+                         const GateOptions& o, bool confirm, const std::vector<std::string>& command_line) {
+  return gate_interleaved(results, matrix, dir, rules_of(o), noise_of(o), confirm, command_line);
+}
+
+CLI::App* register_gate_command(CLI::App& app, GateCommandOptions& o) {
+  CLI::App* cmd = app.add_subcommand("gate", "Pass or fail a candidate against a baseline (exit 0 pass, 1 regression, "
+                                              "2 usage, 3 measurement failed)");
+  cmd->add_option("--baseline", o.baseline, "results.json (or its directory) or a baseline stored by run --save-baseline")
+      ->required();
+  cmd->add_option("--candidate", o.candidate, "results.json to judge; without it, the candidate is measured now");
+  cmd->add_flag("--stored-figures", o.stored_figures,
+                "Judge a fresh candidate against the stored figures, even where the baseline's workers are "
+                "stored (by default they are measured again beside the candidate)");
+  cmd->add_flag("--no-confirm", o.no_confirm,
+                "Side by side: do not measure the variants of regressed cells a second time to confirm them");
+  cmd->add_flag("--run-stored-workers", o.run_stored_workers,
+                "Run the workers stored beside a --baseline results.json outside results/baselines/ (by default "
+                "only baselines abench stored itself have their workers run)");
+  add_gate_rule_options(*cmd, o.gate);
+  o.measure.matrix.clear();  // default: the baseline's own matrix and protocol
+  add_measure_options(*cmd, o.measure);
+  cmd->add_option("--out", o.out, "Directory for gate.md and gate.json (default: results/<time>-gate)");
+  return cmd;
+}
+
+namespace {
+
+// The median over cells of how far the re-measured baseline is from its stored figures:
+// mostly the machine's drift since it was stored, which measuring both sides now cancels.
+std::string drift_note(const StoredResults& stored, const StoredResults& measured) {
+  std::map<std::string, double> stored_medians;
+  for (const StoredCell& cell : stored.cells)
+    if (cell.status == "ok" && !cell.samples.empty()) stored_medians[cell.key] = median_of_medians(cell.samples);
+  std::vector<double> ratios;
+  for (const StoredCell& cell : measured.cells)
+    if (cell.side == "baseline" && cell.status == "ok" && !cell.samples.empty())
+      if (auto s = stored_medians.find(cell.key); s != stored_medians.end() && s->second > 0)
+        ratios.push_back(median_of_medians(cell.samples) / s->second);
+  if (ratios.empty()) return "";
+  std::sort(ratios.begin(), ratios.end());
+  const auto at = [&](double q) { return (ratios[static_cast<std::size_t>(q * static_cast<double>(ratios.size() - 1))] - 1) * 100; };
+  return fmt::format("The baseline's workers were measured again beside the candidate. Against its stored figures "
+                     "the re-measured baseline moved by {:+.1f}% (median over {} cells; 10th to 90th percentile "
+                     "{:+.1f}% to {:+.1f}%): what a gate on the stored figures would have taken for change.",
+                     at(0.5), ratios.size(), at(0.1), at(0.9));
+}
+
+}  // namespace
+
+int gate_command(const GateCommandOptions& o, const std::vector<std::string>& command_line) {
+  if (!o.candidate.empty() && o.measure.shard)
+    throw UsageError("option --shard: with --candidate the gate measures nothing, so there is nothing to shard; "
+                     "gate the merged results (abench merge) instead");
+  const std::string baseline_path = resolve_stored(o.baseline, "results.json");
+  const StoredResults before = load_results_file(baseline_path);
+  const GateRules rules = rules_of(o.gate);
+  auto noise = noise_of(o.gate);
+  // A stored baseline carries its calibrated noise floors when calibrate saved them there.
+  if (o.gate.noise.empty()) {
+    const auto beside = std::filesystem::path(baseline_path).parent_path() / "noise.json";
+    if (std::filesystem::exists(beside)) noise = load_noise_file(beside.string());
+  }
+  if (!o.candidate.empty()) {
+    if (!o.measure.formats.empty())
+      throw UsageError("option --format: with --candidate the gate measures nothing, so there is nothing new to export; "
+                       "export with the run that wrote the candidate's results");
+    const StoredResults after = load_results_file(resolve_stored(o.candidate, "results.json"));
+    refuse_other_architecture(before, after.conditions.value("architecture", nlohmann::json()).is_string()
+                                          ? after.conditions["architecture"].get<std::string>() : "",
+                              "the candidate (" + after.path + ")");
+    GateVerdict verdict = evaluate_gate(pair_results(before, after), rules, noise, CompareSettings{});
+    add_environment_warnings(verdict, before, after);
+    return report_gate(std::move(verdict), prepare_output_dir(o.out, "gate"), !o.measure.no_report);
+  }
+
+  refuse_other_architecture(before, collect_conditions().value("architecture", ""), "this machine");
+  MeasureOptions measure = o.measure;
+  Matrix matrix;
+  if (measure.matrix.empty()) {
+    matrix = matrix_of_results(before.json, measure, built_backends());
+  } else {
+    if (!measure.seed && before.seed) measure.seed = before.seed;  // same cell orders (see matrix_of_results)
+    matrix = load_measure_matrix(measure, built_backends());
+  }
+  // Instruction counts repeat exactly, so stored ones are as good as fresh; timings drift.
+  std::string untrusted_workers;
+  const auto workers = stored_workers_dir(baseline_path, o.run_stored_workers, &untrusted_workers);
+  const bool side_by_side = !o.stored_figures && !workers.empty() && matrix.protocol.measure != Measure::instructions;
+  if (side_by_side) {
+    use_side_by_side_protocol(matrix, measure);
+    Plan plan = shard_if_asked(side_by_side_plan(workers, matrix), matrix, measure);
+    const auto dir = prepare_output_dir(o.out, "gate-" + matrix.name);
+    const RunResults results = execute_plan(std::move(plan), matrix, dir, command_line);
+    throw_if_interrupted(results, dir, nullptr);
+    write_formats(dir, results, measure.formats);
+    GateVerdict verdict = gate_interleaved(results, matrix, dir, rules, noise, !o.no_confirm, command_line);
+    const StoredResults measured = results_from_json(results_to_json(results), (dir / "results.json").string());
+    if (std::string note = drift_note(before, measured); !note.empty()) verdict.notes.insert(verdict.notes.begin(), note);
+    return report_gate(std::move(verdict), dir, !o.measure.no_report);
+  }
+  Plan plan = shard_if_asked(make_plan(matrix, matrix.protocol.seed), matrix, measure);
+  const auto dir = prepare_output_dir(o.out, "gate-" + matrix.name);
+  const RunResults results = execute_plan(std::move(plan), matrix, dir, command_line);
+  throw_if_interrupted(results, dir, nullptr);
+  write_formats(dir, results, measure.formats);
+  const StoredResults after = results_from_json(results_to_json(results), (dir / "results.json").string());
+  // A shard is judged against the baseline's cells of that shard; merge joins the verdicts.
+  StoredResults judged_before = before;
+  if (results.plan.shard) {
+    std::set<std::string> measured;
+    for (const StoredCell& cell : after.cells) measured.insert(cell.key);
+    std::erase_if(judged_before.cells, [&](const StoredCell& cell) { return !measured.contains(cell.key); });
+  }
+  GateVerdict verdict = evaluate_gate(pair_results(judged_before, after), rules, noise, CompareSettings{});
+  add_environment_warnings(verdict, before, after);
+  if (!untrusted_workers.empty() && !o.stored_figures)
+    verdict.notes.push_back(fmt::format("The workers in {} were not run: that baseline is not one abench stored under "
+                                        "results/baselines/ (a results file from elsewhere must not run its "
+                                        "neighbour's code); --run-stored-workers runs them.", untrusted_workers));
+  verdict.notes.push_back(workers.empty() || matrix.protocol.measure == Measure::instructions
+                              ? "The candidate was gated against the baseline's stored figures."
+                              : "The candidate was gated against the baseline's stored figures (--stored-figures): "
+                                "on a shared machine they drift between runs; see docs/ci.md.");
+  return report_gate(std::move(verdict), dir, !o.measure.no_report);
+}
+
+}  // namespace abench

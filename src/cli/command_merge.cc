@@ -1,0 +1,173 @@
+// abench merge: joins the shards of one sharded run, compare, gate or calibrate
+// (`--shard K/N`) into one results directory of the form the unsharded command writes
+// (docs/ci.md); every table, verdict and export is computed again from the joined data.
+#include <chrono>
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "src/util/atomic_file.h"
+#include "src/verdict/compare.h"
+#include "src/util/errors.h"
+#include "src/exports/format_registry.h"
+#include "src/cli/gate_report.h"
+#include "src/cli/measure.h"
+#include "src/merge/shards.h"
+#include "src/run/progress.h"
+#include "src/report/report_writer.h"
+#include "src/results/result_file.h"
+#include "src/results/results_writers.h"
+#include "src/cli/stored_baseline.h"
+#include "src/util/json_file.h"
+#include "src/util/text.h"
+#include "src/run/execute.h"
+
+namespace abench {
+
+CLI::App* register_merge_command(CLI::App& app, MergeOptions& o) {
+  CLI::App* cmd = app.add_subcommand(
+      "merge", "Join the output directories of the shards of one run, compare, gate or calibrate (--shard K/N)");
+  cmd->add_option("dirs", o.dirs, "Every shard's output directory, each shard once")->required();
+  cmd->add_option("--out", o.out, "Output directory (default: results/<time>-merged-<matrix>)");
+  cmd->add_flag("--across-machines", o.across_machines,
+                "Merge shards measured on different machines (by default refused): each cell records its machine");
+  cmd->add_flag("--no-report", o.no_report, "Do not draw report.html and report/");
+  return cmd;
+}
+
+namespace {
+
+// The values of `option` on a stored command line ("--format a,b" or "--format=a,b").
+std::vector<std::string> option_values(const std::vector<std::string>& line, const std::string& option) {
+  std::vector<std::string> values;
+  auto add = [&](const std::string& text) {
+    for (std::string& item : split_on_commas(text)) values.push_back(std::move(item));
+  };
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    if (line[i] == option && i + 1 < line.size()) add(line[++i]);
+    else if (line[i].starts_with(option + "=")) add(line[i].substr(option.size() + 1));
+  }
+  return values;
+}
+
+// Each shard judged its own cells (and confirmed its own regressions: both sides of a cell
+// are in one shard); the merged verdict is all of them, counted again.
+GateVerdict merged_gate(const std::vector<ShardResults>& shards, const nlohmann::json& merged_results) {
+  GateVerdict verdict;
+  const nlohmann::json& merged_warnings = merged_results.at("conditions").at("warnings");
+  std::set<std::string> warnings;
+  for (const auto& w : merged_warnings) warnings.insert(w.get<std::string>());
+  for (const ShardResults& shard : shards) {
+    const std::string path = (shard.dir / "gate.json").string();
+    GateVerdict part = gate_verdict_from_json(read_json_file(path, "abench merge"), path);
+    for (GateCell& cell : part.cells) verdict.cells.push_back(std::move(cell));
+    for (std::string& w : part.warnings) warnings.insert(std::move(w));
+    for (const std::string& note : part.notes)
+      verdict.notes.push_back(fmt::format("Shard {}/{}: {}", shard.index, shard.count, note));
+  }
+  // In the order of the whole plan, as the unsharded gate lists them.
+  std::map<std::string, std::size_t> position;
+  for (const auto& cell : merged_results.at("cells")) position.emplace(cell_key(cell), position.size());
+  std::stable_sort(verdict.cells.begin(), verdict.cells.end(), [&](const GateCell& a, const GateCell& b) {
+    const auto pa = position.find(a.key), pb = position.find(b.key);
+    return (pa == position.end() ? position.size() : pa->second) < (pb == position.end() ? position.size() : pb->second);
+  });
+  verdict.warnings.assign(warnings.begin(), warnings.end());
+  verdict.notes.insert(verdict.notes.begin(),
+                       fmt::format("Merged from {} shards; each cell was judged, and a regression confirmed, in the "
+                                   "shard that measured both its sides.", shards.size()));
+  recount(verdict);
+  return verdict;
+}
+
+// calibrate's shards: the noise floors of all their cells, stored as calibrate stores them.
+int merge_noise(const std::vector<ShardResults>& shards, const std::filesystem::path& dir) {
+  nlohmann::json noise;
+  std::string baseline;
+  for (const ShardResults& shard : shards) {
+    const std::string path = (shard.dir / "noise.json").string();
+    const nlohmann::json part = read_json_file(path, "abench merge");
+    if (noise.is_null()) {
+      noise = part;
+      noise["cells"] = nlohmann::json::object();
+      noise.erase("shard");
+      noise.erase("baseline");
+      baseline = part.value("baseline", "");
+    }
+    for (const auto& [key, floor] : part.at("cells").items()) {
+      if (noise["cells"].contains(key))
+        throw UsageError(fmt::format("abench merge: {}: cell '{}' has a noise floor in two shards", path, key));
+      noise["cells"][key] = floor;
+    }
+  }
+  noise["merged_shards"] = shards.size();
+  write_file_atomically(dir / "noise.json", noise.dump(2) + "\n");
+  fmt::print("noise floors of {} cells from {} shards: {}\n", noise["cells"].size(), shards.size(),
+             (dir / "noise.json").string());
+  if (!baseline.empty()) {
+    const auto store = baseline_store(baseline, "the shards' field 'baseline'");
+    std::filesystem::create_directories(store);
+    write_file_atomically(store / "noise.json", noise.dump(2) + "\n");
+    fmt::print("stored: {}\n", (store / "noise.json").string());
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+int merge_command(const MergeOptions& o, const std::vector<std::string>& command_line) {
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<ShardResults> shards;
+  for (const std::string& dir : o.dirs) shards.push_back(read_shard(dir));
+  check_shards_belong_together(shards, o.across_machines);
+  std::sort(shards.begin(), shards.end(), [](const auto& a, const auto& b) { return a.index < b.index; });
+  const std::string command = shards.front().command;
+  const RunResults merged = merge_shards(shards, command_line);
+  const auto dir = prepare_output_dir(o.out, "merged-" + merged.matrix.name);  // after every check
+
+  if (command == "calibrate") {
+    // Each measured run of the unsharded calibrate, joined: run1/, run2/, ...
+    for (int run = 1; std::filesystem::exists(shards.front().dir / fmt::format("run{}", run)); ++run) {
+      std::vector<ShardResults> runs;
+      for (const ShardResults& shard : shards) {
+        runs.push_back(shard);
+        runs.back().path = (shard.dir / fmt::format("run{}", run) / "results.json").string();
+        runs.back().json = read_json_file(runs.back().path, "abench merge");
+      }
+      std::filesystem::create_directories(dir / fmt::format("run{}", run));
+      write_result_files(dir / fmt::format("run{}", run), merge_shards(runs, command_line));
+    }
+    return merge_noise(shards, dir);
+  }
+
+  write_result_files(dir, merged);
+  write_formats(dir, merged, option_values(merged.command_line, "--format"));
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const RunTotals t = totals_of(merged);
+  if (std::filesystem::exists(shards.front().dir / "compare.json")) {
+    const nlohmann::json method = read_json_file((shards.front().dir / "compare.json").string(), "abench merge").at("method");
+    CompareSettings settings;
+    settings.confidence = method.at("confidence").get<double>();
+    settings.min_effect = method.at("min_effect").get<double>();
+    const Comparison comparison = compare_results(merged, settings);
+    const std::string markdown = comparison_markdown(comparison);
+    write_file_atomically(dir / "compare.md", markdown);
+    write_file_atomically(dir / "compare.csv", comparison_csv(comparison));
+    write_file_atomically(dir / "compare.json", comparison_json(comparison).dump(2) + "\n");
+    fmt::print("{}\n", markdown);
+  } else {
+    fmt::print("{}\n", results_to_table(merged));
+  }
+  fmt::print("{} shards merged: {} cells, {} failed, {} refused, {} unstable; {} processes per variant; merged in {}\n",
+             shards.size(), t.cells, t.failed, t.refused, t.unstable, merged.protocol.processes, format_duration(wall));
+  fmt::print("results: {}/results.json, {}/results.csv\n", dir.string(), dir.string());
+  if (std::filesystem::exists(shards.front().dir / "gate.json"))
+    return report_gate(merged_gate(shards, results_to_json(merged)), dir, !o.no_report);
+  if (!o.no_report) write_report_or_warn(dir);
+  return t.failed ? kExitMeasurementFailed : kExitOk;
+}
+
+}  // namespace abench

@@ -1,0 +1,62 @@
+// abench run: measure a matrix and write results.json, results.csv and a table.
+#include <chrono>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "src/report/report_writer.h"
+#include "src/util/errors.h"
+#include "src/exports/format_registry.h"
+#include "src/cli/measure.h"
+#include "src/run/progress.h"
+#include "src/cli/stored_baseline.h"
+#include "src/results/results_writers.h"
+#include "src/run/worker_registry.h"
+#include "src/run/execute.h"
+
+namespace abench {
+
+CLI::App* register_run_command(CLI::App& app, RunOptions& o) {
+  CLI::App* cmd = app.add_subcommand("run", "Measure a matrix; write results.json, results.csv and a table");
+  add_measure_options(*cmd, o.measure);
+  cmd->add_option("--out", o.out, "Output directory (default: results/<time>-<matrix>)");
+  cmd->add_option("--save-baseline", o.save_baseline, "Also store the results as results/baselines/NAME/ for abench gate");
+  add_resume_option(*cmd);
+  return cmd;
+}
+
+int run_command(const RunOptions& o, const std::vector<std::string>& command_line) {
+  if (o.save_baseline) baseline_store(*o.save_baseline, "--save-baseline");  // checked before anything runs
+  const Matrix matrix = load_measure_matrix(o.measure, built_backends());
+  Plan plan = shard_if_asked(make_plan(matrix, matrix.protocol.seed), matrix, o.measure);
+  const bool resume = !o.measure.resume.empty();
+  const auto dir = prepare_output_dir(o.out, matrix.name, resume);  // after all validation
+  const auto start = std::chrono::steady_clock::now();
+  const RunResults results = execute_plan(std::move(plan), matrix, dir, command_line, resume);
+  write_formats(dir, results, o.measure.formats);
+  if (results.interrupted_by) {
+    fmt::print("{}\n", results_to_table(results));
+    if (!o.measure.no_report) write_report_or_warn(dir);  // it draws what is there
+    throw_if_interrupted(results, dir, "run");
+  }
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  const RunTotals t = totals_of(results);
+  fmt::print("{}\n", results_to_table(results));
+  fmt::print("{} cells, {} failed, {} refused, {} unstable; {} processes per variant; wall time {} (counting runs {:.1f} s)\n",
+             t.cells, t.failed, t.refused, t.unstable, results.protocol.processes, format_duration(wall), t.counting_s);
+  fmt::print("results: {}/results.json, {}/results.csv\n", dir.string(), dir.string());
+  if (!o.measure.no_report) write_report_or_warn(dir);
+  if (o.save_baseline) {
+    const auto store = baseline_store(*o.save_baseline, "--save-baseline");
+    std::filesystem::create_directories(store);
+    write_result_files(store, results);
+    // The workers too, so that the gate can measure this baseline again beside a candidate.
+    store_baseline_workers(store, results.plan.variants);
+    fmt::print("baseline '{}' stored: {}/results.json and its workers in {}/workers\n", *o.save_baseline,
+               store.string(), store.string());
+  }
+  return t.failed ? kExitMeasurementFailed : kExitOk;
+}
+
+}  // namespace abench

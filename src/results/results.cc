@@ -1,0 +1,109 @@
+#include "src/results/results.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "src/stats/statistics.h"
+
+namespace abench {
+
+std::string side_of(const RunResults& results, const CellRecord& cell) {
+  if (results.plan.partner.empty()) return "";
+  return cell.cell.variant % 2 == 0 ? "baseline" : "candidate";
+}
+
+std::string_view name_of(CellStatus status) {
+  switch (status) {
+    case CellStatus::pending: return "pending";
+    case CellStatus::partial: return "partial";
+    case CellStatus::ok: return "ok";
+    case CellStatus::failed: return "failed";
+    case CellStatus::refused: return "refused";
+  }
+  return "?";
+}
+
+const MetricNames& metric_names(Measure measure) {
+  static const MetricNames time{"ns_per_op", "process_min_ns", "process_max_ns", "median_ns_per_op",
+                                "best_ns_per_op", "samples_ns_per_op", "ns/op"};
+  static const MetricNames instructions{"instructions_per_op", "process_min_instructions",
+                                        "process_max_instructions", "median_instructions_per_op",
+                                        "best_instructions_per_op", "samples_instructions_per_op", "instr/op"};
+  static const MetricNames cycles{"cycles_per_op", "process_min_cycles", "process_max_cycles", "median_cycles_per_op",
+                                  "best_cycles_per_op", "samples_cycles_per_op", "cycles/op"};
+  static const MetricNames task_clock{"task_clock_ns_per_op", "process_min_task_clock_ns",
+                                      "process_max_task_clock_ns", "median_task_clock_ns_per_op",
+                                      "best_task_clock_ns_per_op", "samples_task_clock_ns_per_op", "task-clock ns/op"};
+  switch (measure) {
+    case Measure::instructions: return instructions;
+    case Measure::perf: return cycles;
+    case Measure::perf_software: return task_clock;
+    case Measure::time: break;
+  }
+  return time;
+}
+
+CellSummary summarize(const CellRecord& record, int expected_processes, Measure measure) {
+  CellSummary s;
+  s.processes = static_cast<int>(record.processes.size());
+  if (!record.failures.empty()) {
+    s.status = CellStatus::failed;
+    s.error = record.failures.front();
+  } else if (!record.refusal.empty() && record.processes.empty()) {
+    s.status = CellStatus::refused;
+    s.error = record.refusal;
+  } else if (s.processes >= expected_processes) {
+    s.status = CellStatus::ok;
+  } else if (s.processes > 0) {
+    s.status = CellStatus::partial;
+    s.error = fmt::format("measured by {} of its {} processes", s.processes, expected_processes);
+  }
+  if (!record.counts && !record.counts_unavailable.empty()) s.count_check = "unavailable: " + record.counts_unavailable;
+  if (record.counts) {
+    const CellCounts& c = *record.counts;
+    if (c.requests_min < c.expected_requests_min || c.requests_max > c.expected_requests_max)
+      s.count_check = fmt::format("mismatch: {}..{} requests per buffer, the workload must make {}..{}",
+                                  c.requests_min, c.requests_max, c.expected_requests_min,
+                                  c.expected_requests_max == kAnyNumberOfRequests
+                                      ? std::string("any")
+                                      : std::to_string(c.expected_requests_max));
+    else if (const std::uint64_t buffers = record.cell.spec.workload == Workload::noop ? 0 : c.operations;
+             c.builtin_buffer && c.frees != buffers)
+      s.count_check = fmt::format("mismatch: {} frees for {} buffers", c.frees, buffers);
+    else
+      s.count_check = "ok";
+  }
+  if (record.processes.empty()) return s;
+
+  std::vector<double> medians;
+  std::vector<double> iterations;
+  for (const auto& p : record.processes) {
+    medians.push_back(p.median_ns_per_op);
+    iterations.push_back(static_cast<double>(p.iterations));
+  }
+  s.ns_per_op = median(medians);
+  for (const auto& p : record.processes)
+    for (double sample : p.sample_ns_per_op) s.best = s.best ? std::min(*s.best, sample) : sample;
+  s.process_min_ns = minimum(medians);
+  s.process_max_ns = maximum(medians);
+  s.iterations = static_cast<std::uint64_t>(median(iterations));
+  s.samples = static_cast<int>(record.processes.front().sample_ns_per_op.size());
+  std::map<std::string, std::vector<double>> counter_medians;
+  for (const auto& p : record.processes)
+    for (const auto& [event, samples] : p.counter_samples_per_op) counter_medians[event].push_back(median(samples));
+  for (const auto& [event, values] : counter_medians) s.counters_per_op[event] = median(values);
+  s.unstable = medians.size() > 1 && *s.process_max_ns > kUnstableSpread * *s.process_min_ns;
+  s.elision_suspected = measure == Measure::time && record.cell.spec.workload != Workload::noop &&
+                        *s.ns_per_op < kMinPlausibleNsPerAllocatingOp;
+  return s;
+}
+
+const WorkerHello* hello_of_variant(const RunResults& results, std::size_t variant) {
+  for (const auto& w : results.workers)
+    if (w.job.variant == variant && w.hello) return &*w.hello;
+  if (variant < results.stored_hellos.size() && results.stored_hellos[variant]) return &*results.stored_hellos[variant];
+  return nullptr;
+}
+
+}  // namespace abench

@@ -1,0 +1,143 @@
+// The result of a run as plain data: what every process measured, what failed, and the
+// conditions. Filled by the orchestrator, summarized by summarize(), serialized by the
+// writers in results_*.cc. Later stages read the files back, never these internals.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "harness/protocol.h"
+#include "src/results/launch_outcome.h"
+#include "src/plan/matrix.h"
+#include "src/plan/plan.h"
+
+namespace abench {
+
+inline constexpr int kResultsSchemaVersion = 1;
+// A cell whose slowest process median exceeds its fastest by more than this is unstable.
+inline constexpr double kUnstableSpread = 1.5;
+
+struct ProcessMeasurement {
+  int round = 0;
+  long pid = 0;
+  int cpu = -1;
+  std::uint64_t seed = 0;
+  std::uint64_t iterations = 0;
+  int warmup_batches = 0;
+  bool warm = true;  // warm-up ended on its criterion, not at its cap (harness/sampler.h)
+  std::vector<std::uint64_t> sample_iterations;  // each sample's stretched count; empty: all `iterations`
+  std::vector<double> sample_ns_per_op;  // or instructions per op (Measure::instructions)
+  double median_ns_per_op = 0;
+  std::optional<double> data_accesses_per_op;  // instructions mode
+  std::map<std::string, std::vector<double>> counter_samples_per_op;  // perf modes: the other events, and ns
+};
+
+struct CellRecord {
+  PlannedCell cell;
+  std::optional<CellCounts> counts;  // from the counting run, never from a timed one
+  std::vector<ProcessMeasurement> processes;
+  std::vector<std::string> failures;  // one per failed process, with the evidence
+  std::string refusal;                // the mode cannot measure this cell honestly
+  // Why the counting run gave no counts (its worker failed or refused to count): the
+  // timing and its verdict stand without them.
+  std::string counts_unavailable;
+  // The timed rounds (0-based) and the counting run that are done with this cell, measured
+  // or failed or refused: what --resume skips.
+  std::vector<int> rounds_done;
+  bool counting_done = false;
+  // Merged results (abench merge): the shard that measured this cell, and on which machine.
+  int shard = 0;
+  std::string machine_fingerprint;
+};
+
+struct WorkerRecord {
+  Job job;
+  std::optional<WorkerHello> hello;
+  LaunchOutcome outcome;
+  std::string protocol_error;  // a line that was not valid protocol, a fatal message
+  bool finished = false;       // the worker said "done"
+  double wall_s = 0;           // from launch to exit
+};
+
+struct RunResults {
+  Matrix matrix;
+  Plan plan;
+  RunProtocol protocol;  // as run (seed filled in)
+  nlohmann::json conditions;
+  std::vector<std::string> command_line;
+  std::string started_at, finished_at;
+  std::string run_id;  // unique per run: only cells of one run are paired round by round
+  std::vector<CellRecord> cells;  // indexed by cell id
+  std::vector<WorkerRecord> workers;
+  nlohmann::json earlier_workers = nlohmann::json::array();  // a resumed or merged run's, as stored
+  // What the workers of each variant said at start-up where none of them ran in this
+  // process (merged results): read back from the stored variants. Indexed by variant.
+  std::vector<std::optional<WorkerHello>> stored_hellos;
+  nlohmann::json merge;  // merged results: how, and from which shards (null otherwise)
+  bool complete = false;
+  int interrupted_by = 0;  // the signal that stopped the run, 0 if none
+};
+
+// partial: measured by some of its processes, not all (an interrupted run; --resume ends it).
+enum class CellStatus { pending, partial, ok, failed, refused };
+
+struct CellSummary {
+  CellStatus status = CellStatus::pending;
+  std::string error;
+  int processes = 0;  // processes that measured the cell
+  std::optional<double> ns_per_op, process_min_ns, process_max_ns;
+  std::optional<double> best;    // the fastest sample of any process: what allocator reports quote
+  std::uint64_t iterations = 0;  // per sample batch (median over processes)
+  int samples = 0;               // per process
+  bool unstable = false;
+  // Below 1 ns per allocating operation the work must have been optimized away.
+  bool elision_suspected = false;
+  // Counts: "" (not counted), "ok", "unavailable: <why>", or why the requests counted differ from what the
+  // workload must make by the growth rule.
+  std::string count_check;
+  // perf modes: each event beside the leader (and "ns"), median of the process medians
+  std::map<std::string, double> counters_per_op;
+};
+
+// The smallest ns per operation a workload that allocates can honestly take.
+inline constexpr double kMinPlausibleNsPerAllocatingOp = 1.0;
+
+// The names of the measured figure in files and tables, by what was measured.
+struct MetricNames {
+  const char* per_op;        // "ns_per_op" or "instructions_per_op"
+  const char* process_min;   // "process_min_ns" ...
+  const char* process_max;
+  const char* process_median;
+  const char* best;
+  const char* samples;
+  const char* column;        // table heading
+};
+const MetricNames& metric_names(Measure measure);
+
+CellSummary summarize(const CellRecord& record, int expected_processes, Measure measure = Measure::time);
+std::string_view name_of(CellStatus status);
+
+// "baseline" or "candidate" for a cell of a compare's run (variants alternate), "" otherwise.
+std::string side_of(const RunResults& results, const CellRecord& cell);
+
+// Allocator version and malloc object reported by the first worker of each variant.
+const WorkerHello* hello_of_variant(const RunResults& results, std::size_t variant);
+
+// What results.json keeps of a variant's worker hello, under which name: written by
+// results_to_json, read back by --resume and merge (src/run/resume.h).
+struct StoredHelloField {
+  const char* key;
+  std::string WorkerHello::*member;
+};
+inline constexpr StoredHelloField kStoredHelloFields[] = {
+    {"allocator_version", &WorkerHello::allocator_version}, {"malloc_object", &WorkerHello::malloc_object},
+    {"worker_compiler", &WorkerHello::compiler},             {"worker_cxx_flags", &WorkerHello::cxx_flags},
+    {"worker_git_revision", &WorkerHello::git_revision},     {"subject", &WorkerHello::subject},
+    {"entry_set", &WorkerHello::entry_set},                  {"entry_calls", &WorkerHello::entry_calls}};
+
+}  // namespace abench

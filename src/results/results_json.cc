@@ -1,0 +1,221 @@
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "harness/instruction_counter.h"
+#include "harness/perf_counters.h"
+#include "src/util/atomic_file.h"
+#include "src/plan/protocol_rules.h"
+#include "src/results/results_writers.h"
+
+namespace abench {
+namespace {
+
+nlohmann::json optional_number(const std::optional<double>& v) {
+  return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+}
+
+nlohmann::json protocol_json(const RunProtocol& p) {
+  nlohmann::json j = {{"measure", name_of(p.measure)},
+          {"min_batch_ms", p.min_batch_ms},
+          {"samples", p.samples},
+          {"processes", p.processes},
+          {"order", p.order == CellOrder::matrix ? "matrix" : "shuffled"},
+          {"process_mode", p.fresh_process_per_cell ? "fresh-process-per-cell" : "process-per-variant"},
+          {"interleave_batches", p.interleave_batches},
+          {"touch", p.touch},
+          {"counts", p.counts},
+          {"counts_beside", p.counts_beside},
+          {"start_ahead", p.start_ahead},
+          {"pin", p.pin},
+          {"cpu", p.cpu < 0 ? nlohmann::json("last allowed") : nlohmann::json(p.cpu)},
+          {"worker_timeout_s", p.worker_timeout_s},
+          {"seed", p.seed},
+          {"unstable_spread", kUnstableSpread},
+          {"batch", {{"warm_up", fmt::format("double the count until a batch lasts min_batch_ms/{}, then repeat it "
+                                             "until two batches in a row agree within {:g}% (at most {} repeats; "
+                                             "processes[].warm says which)",
+                                             kProbeDivisor, kWarmTolerance * 100, kMaxWarmBatches)},
+                     {"count", fmt::format("predicted for min_batch_ms x {:g} from the last warm-up batch, and "
+                                           "without a partner (run) again before each sample from the median "
+                                           "time per iteration of the samples before it",
+                                           kTargetMargin)},
+                     {"stretch_max", kDefaultStretch},
+                     {"stretch", "sample k runs the count x (1 + stretch_max x u_k), u_k in [0, 1) from the "
+                                 "process's seed and the cell (both sides of a pair alike); "
+                                 "processes[].sample_iterations"}}}};
+  if (p.until_interval > 0)
+    j["until_interval"] = {{"width_percent", p.until_interval * 100},
+                           {"max_rounds", p.max_rounds},
+                           {"confidence", p.interval_confidence},
+                           {"rule", kAdaptiveRoundsRule}};
+  if (p.measure == Measure::instructions)
+    j["instructions_mode"] = {{"tool", "valgrind --tool=callgrind --collect-atstart=no --cache-sim=yes"},
+                              {"operations_per_cell", kInstructionModeOperations},
+                              {"jemalloc_malloc_conf", kDeterministicJemallocConf}};
+  if (is_perf(p.measure)) {
+    nlohmann::json events = nlohmann::json::array();
+    for (const PerfEventSpec& e : perf_events_of(p.measure)) events.push_back(e.name);
+    j["perf_mode"] = {{"events", events},
+                      {"metric", events.front()},
+                      {"scope", "user space of the worker's measuring thread (exclude_kernel, exclude_hv)"},
+                      {"read", "one group read before and after every timed batch; multiplexed groups are refused"}};
+  }
+  return j;
+}
+
+nlohmann::json matrix_json(const Matrix& m) {
+  nlohmann::json policies = nlohmann::json::array(), workloads = nlohmann::json::array();
+  for (Policy p : m.policies) policies.push_back(name_of(p));
+  for (Workload w : m.workloads) workloads.push_back(name_of(w));
+  return {{"name", m.name},         {"path", m.path},           {"description", m.description},
+          {"backends", m.backends}, {"policies", policies},     {"workloads", workloads},
+          {"sizes", m.sizes},       {"alignments", m.alignments}, {"live", m.lives},
+          {"entry", m.entry_set.empty() ? nlohmann::json(nullptr) : nlohmann::json(m.entry_set)}};
+}
+
+nlohmann::json finished_rounds(const CellRecord& record) {
+  nlohmann::json rounds = nlohmann::json::array();
+  for (int round : record.rounds_done) rounds.push_back(round + 1);
+  return rounds;
+}
+
+nlohmann::json worker_json(const RunResults& r, const WorkerRecord& w) {
+  nlohmann::json j{{"mode", w.job.mode == WorkerMode::count ? "count" : "time"},
+                   {"round", w.job.round + 1},
+                   {"variant", r.plan.variants[w.job.variant].label()},
+                   {"seed", w.job.seed},
+                   {"cells", w.job.cell_ids},
+                   {"finished", w.finished},
+                   {"wall_s", w.wall_s},
+                   {"outcome", describe(w.outcome)}};
+  if (w.hello) {
+    j["pid"] = w.hello->pid;
+    j["pinned_cpu"] = w.hello->pinned_cpu < 0 ? nlohmann::json(nullptr) : nlohmann::json(w.hello->pinned_cpu);
+    j["order"] = w.hello->order;
+    if (!w.hello->perf_events.empty()) j["perf_events"] = w.hello->perf_events;
+  }
+  if (!w.protocol_error.empty()) j["error"] = w.protocol_error;
+  if (!w.outcome.stderr_tail.empty()) j["stderr_tail"] = w.outcome.stderr_tail;
+  if (!w.outcome.stdout_tail.empty()) j["stdout_tail"] = w.outcome.stdout_tail;  // a plugin's printf
+  if (w.job.continuation) j["continues_after_a_failure"] = true;
+  return j;
+}
+
+}  // namespace
+
+nlohmann::json results_to_json(const RunResults& r) {
+  nlohmann::json variants = nlohmann::json::array();
+  for (std::size_t v = 0; v < r.plan.variants.size(); ++v) {
+    const Variant& spec = r.plan.variants[v];
+    nlohmann::json variant{{"label", spec.label()}, {"backend", spec.backend}, {"policy", name_of(spec.policy)},
+                           {"plugin", spec.plugin}, {"preload", spec.preload}, {"exe", spec.exe},
+                           {"env", nlohmann::json::object()}};
+    for (const auto& [key, value] : spec.env) variant["env"][key] = value;
+    if (const WorkerHello* hello = hello_of_variant(r, v))
+      for (const StoredHelloField& field : kStoredHelloFields) variant[field.key] = hello->*field.member;
+    variants.push_back(std::move(variant));
+  }
+
+  nlohmann::json cells = nlohmann::json::array();
+  const MetricNames& names = metric_names(r.protocol.measure);
+  for (const CellRecord& record : r.cells) {
+    const CellSpec& spec = record.cell.spec;
+    const Variant& variant = r.plan.variants[record.cell.variant];
+    const CellSummary s = summarize(record, r.protocol.processes, r.protocol.measure);
+    nlohmann::json processes = nlohmann::json::array();
+    for (const auto& p : record.processes) {
+      processes.push_back({{"round", p.round + 1},
+                           {"pid", p.pid},
+                           {"cpu", p.cpu},
+                           {"seed", p.seed},
+                           {"iterations", p.iterations},
+                           {"warmup_batches", p.warmup_batches},
+                           {"warm", p.warm},
+                           {names.process_median, p.median_ns_per_op},
+                           {names.samples, p.sample_ns_per_op}});
+      if (p.data_accesses_per_op) processes.back()["data_accesses_per_op"] = *p.data_accesses_per_op;
+      if (!p.sample_iterations.empty()) processes.back()["sample_iterations"] = p.sample_iterations;
+      if (!p.counter_samples_per_op.empty()) processes.back()["counter_samples_per_op"] = p.counter_samples_per_op;
+    }
+    cells.push_back({{"id", spec.id},
+                     {"variant", variant.label()},
+                     {"side", side_of(r, record)},
+                     {"backend", variant.backend},
+                     {"policy", name_of(spec.policy)},
+                     {"workload", name_of(spec.workload)},
+                     {"size", spec.size},
+                     {"requested_align", spec.alignment.requested},
+                     {"preferred_align", spec.alignment.preferred},
+                     {"live", spec.live},
+                     {"status", name_of(s.status)},
+                     {"errors", record.failures},
+                     {names.per_op, optional_number(s.ns_per_op)},
+                     {names.process_min, optional_number(s.process_min_ns)},
+                     {names.process_max, optional_number(s.process_max_ns)},
+                     {names.best, optional_number(s.best)},
+                     {"unstable", s.unstable},
+                     {"iterations", s.iterations},
+                     {"ops_per_iteration", spec.live},
+                     {"samples", s.samples},
+                     {"elision_suspected", s.elision_suspected},
+                     {"counts", record.counts ? nlohmann::json(*record.counts) : nlohmann::json(nullptr)},
+                     {"counts_unavailable", record.counts_unavailable.empty() ? nlohmann::json(nullptr)
+                                                                            : nlohmann::json(record.counts_unavailable)},
+                     {"count_check", s.count_check.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.count_check)},
+                     {"processes", processes},
+                     {"refusal", record.refusal.empty() ? nlohmann::json(nullptr) : nlohmann::json(record.refusal)},
+                     {"finished_rounds", finished_rounds(record)},
+                     {"counting_finished", record.counting_done}});
+    if (!s.counters_per_op.empty()) cells.back()["counters_per_op"] = s.counters_per_op;
+    if (record.shard > 0) {
+      cells.back()["shard"] = record.shard;
+      cells.back()["machine_fingerprint"] = record.machine_fingerprint;
+    }
+    if (spec.workload == Workload::xthread && s.ns_per_op && r.protocol.measure == Measure::time)
+      cells.back()["objects_per_second"] = 1e9 / *s.ns_per_op;
+    if (record.counts) {
+      nlohmann::json& counts = cells.back()["counts"];
+      counts.erase("type");
+      counts.erase("id");
+      counts.erase("status");
+    }
+  }
+
+  nlohmann::json workers = r.earlier_workers;
+  for (const auto& w : r.workers) workers.push_back(worker_json(r, w));
+
+  nlohmann::json out = {{"schema", "abench.results"},
+          {"schema_version", kResultsSchemaVersion},
+          {"complete", r.complete},
+          {"interrupted_by", r.interrupted_by ? nlohmann::json(sigabbrev_np(r.interrupted_by)) : nlohmann::json(nullptr)},
+          {"started_at", r.started_at},
+          {"run_id", r.run_id},
+          {"finished_at", r.finished_at.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.finished_at)},
+          {"command_line", r.command_line},
+          {"matrix", matrix_json(r.matrix)},
+          {"protocol", protocol_json(r.protocol)},
+          {"conditions", r.conditions},
+          {"variants", variants},
+          {"workers", workers},
+          {"cells", cells}};
+  if (const auto& shard = r.plan.shard)
+    out["shard"] = {{"index", shard->index},
+                    {"count", shard->count},
+                    {"plan_cells", shard->plan_cells},
+                    {"plan_ids", shard->plan_ids},
+                    {"expected_s", shard->expected_s},
+                    {"plan_expected_s", shard->plan_expected_s}};
+  if (!r.merge.is_null()) out["merge"] = r.merge;
+  return out;
+}
+
+void write_result_files(const std::filesystem::path& dir, const RunResults& results) {
+  // replace: a byte that is not UTF-8 must not cost the results (text from workers is
+  // made printable where it enters; this is the last guard).
+  write_file_atomically(dir / "results.json",
+                        results_to_json(results).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+  write_file_atomically(dir / "results.csv", results_to_csv(results));
+}
+
+}  // namespace abench

@@ -1,0 +1,72 @@
+#include <array>
+
+#include <fmt/format.h>
+
+#include "src/results/results_writers.h"
+
+namespace abench {
+namespace {
+
+constexpr std::size_t kColumns = 12;
+// Right-aligned (numeric) columns.
+constexpr bool kNumeric[kColumns] = {false, false, false, true, false, true, true, true, true, true, true, true};
+
+std::string range(std::uint64_t lo, std::uint64_t hi) {
+  return lo == hi ? std::to_string(lo) : fmt::format("{}-{}", lo, hi);
+}
+
+std::string per_buffer(std::uint64_t total, std::uint64_t buffers) {
+  if (buffers == 0) return "0";
+  if (total % buffers == 0) return std::to_string(total / buffers);
+  return fmt::format("{:.2f}", static_cast<double>(total) / static_cast<double>(buffers));
+}
+
+}  // namespace
+
+std::string results_to_table(const RunResults& r) {
+  using Row = std::array<std::string, kColumns>;
+  std::vector<Row> rows{{"backend", "policy", "workload", "size", "align R:P", "live",
+                         metric_names(r.protocol.measure).column,
+                         "process range", "best", "req/buf", "bytes/buf", "usable"}};
+  std::vector<std::string> notes{"note"};
+  for (const CellRecord& record : r.cells) {
+    const CellSpec& c = record.cell.spec;
+    const CellSummary s = summarize(record, r.protocol.processes, r.protocol.measure);
+    std::string note;
+    if (s.status == CellStatus::failed) note = "FAILED: " + s.error.substr(0, 100);
+    else if (s.status == CellStatus::pending) note = "not measured";
+    else if (s.status == CellStatus::partial) note = s.error;
+    else if (s.status == CellStatus::refused) note = "REFUSED: " + s.error.substr(kRefusedPrefix.size(), 110);
+    if (s.unstable) note = fmt::format("UNSTABLE (>{}x) {}", kUnstableSpread, note);
+    if (s.elision_suspected) note = "ELIDED? (<1 ns) " + note;
+    if (!s.count_check.empty() && s.count_check != "ok") note = "COUNTS " + s.count_check + " " + note;
+    const auto& k = record.counts;
+    rows.push_back({r.plan.variants[record.cell.variant].backend, std::string(name_of(c.policy)),
+                    std::string(name_of(c.workload)), std::to_string(c.size),
+                    fmt::format("{}:{}", c.alignment.requested, c.alignment.preferred),
+                    std::to_string(c.live),
+                    s.ns_per_op ? fmt::format("{:.2f}", *s.ns_per_op) : "-",
+                    s.ns_per_op ? fmt::format("{:.2f}-{:.2f}", *s.process_min_ns, *s.process_max_ns) : "-",
+                    s.best ? fmt::format("{:.2f}", *s.best) : "-",
+                    k ? per_buffer(k->requests, k->operations) : "-",
+                    k ? per_buffer(k->requested_bytes, k->operations) : "-",
+                    k ? range(k->usable_bytes_min, k->usable_bytes_max) : "-"});
+    notes.push_back(note);
+  }
+  std::size_t width[kColumns] = {};
+  for (const Row& row : rows)
+    for (std::size_t i = 0; i < kColumns; ++i) width[i] = std::max(width[i], row[i].size());
+  std::string out;
+  for (std::size_t n = 0; n < rows.size(); ++n) {
+    std::string line;
+    for (std::size_t i = 0; i < kColumns; ++i)
+      line += kNumeric[i] ? fmt::format("{:>{}}  ", rows[n][i], width[i])
+                          : fmt::format("{:<{}}  ", rows[n][i], width[i]);
+    line += notes[n];
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out += line + "\n";
+  }
+  return out;
+}
+
+}  // namespace abench

@@ -1,0 +1,20 @@
+// One writer a format; each only serializes RunResults (docs/results.md).
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "src/results/results.h"
+
+namespace abench {
+
+nlohmann::json results_to_json(const RunResults& results);
+std::string results_to_csv(const RunResults& results);
+std::string results_to_table(const RunResults& results);
+
+// results.json and results.csv in dir, each written atomically.
+void write_result_files(const std::filesystem::path& dir, const RunResults& results);
+
+}  // namespace abench

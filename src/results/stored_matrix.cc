@@ -1,0 +1,58 @@
+#include "src/results/stored_matrix.h"
+
+#include <fmt/format.h>
+
+#include "src/util/errors.h"
+#include "src/util/names.h"
+
+namespace abench {
+
+Matrix matrix_as_stored(const nlohmann::json& results, const std::vector<std::string>& built) {
+  Matrix m;
+  try {
+    const auto& axes = results.at("matrix");
+    const auto& p = results.at("protocol");
+    const std::string where = "baseline's matrix";
+    m.name = checked_name(axes.value("name", "baseline"), "the baseline's field 'matrix.name'");
+    m.path = axes.value("path", "");
+    m.description = axes.value("description", "");
+    for (const auto& b : axes.at("backends")) m.backends.push_back(parse_backend(b.get<std::string>(), built, where));
+    for (const auto& x : axes.at("policies")) m.policies.push_back(parse_policy(x.get<std::string>(), where));
+    for (const auto& x : axes.at("workloads")) m.workloads.push_back(parse_workload(x.get<std::string>(), where));
+    for (const auto& x : axes.at("sizes")) m.sizes.push_back(parse_size(x, where));
+    for (const auto& x : axes.at("alignments")) m.alignments.push_back(parse_alignment(x, where));
+    for (const auto& x : axes.at("live")) m.lives.push_back(parse_live(x, where));
+    if (axes.contains("entry") && axes["entry"].is_string())
+      m.entry_set = parse_entry_set(axes["entry"].get<std::string>(), where);
+    RunProtocol& r = m.protocol;
+    if (!measure_named(p.value("measure", "time"), r.measure))
+      throw UsageError(fmt::format("the baseline's results.json: field 'protocol.measure' is not one of {}", kMeasureNames));
+    r.min_batch_ms = p.at("min_batch_ms").get<double>();
+    r.samples = p.at("samples").get<int>();
+    r.processes = p.at("processes").get<int>();
+    r.order = p.value("order", "shuffled") == "matrix" ? CellOrder::matrix : CellOrder::shuffled;
+    r.fresh_process_per_cell = p.value("process_mode", "") == "fresh-process-per-cell";
+    r.interleave_batches = p.value("interleave_batches", false);
+    r.touch = p.value("touch", false);
+    r.counts = p.value("counts", true);
+    r.counts_beside = p.value("counts_beside", false);
+    r.start_ahead = p.value("start_ahead", false);
+    r.pin = p.value("pin", true);
+    r.cpu = p.at("cpu").is_number() ? p.at("cpu").get<int>() : -1;
+    r.worker_timeout_s = p.value("worker_timeout_s", 0.0);
+    // The same seed gives every process the cell order its baseline process had, so the
+    // allocator history behind each cell is the same on both sides.
+    r.seed = p.value("seed", std::uint64_t{0});
+    if (p.contains("until_interval")) {
+      const auto& adaptive = p.at("until_interval");
+      r.until_interval = adaptive.at("width_percent").get<double>() / 100;
+      r.max_rounds = adaptive.at("max_rounds").get<int>();
+      r.interval_confidence = adaptive.at("confidence").get<double>();
+    }
+  } catch (const nlohmann::json::exception& e) {
+    throw UsageError(std::string("the baseline's results.json lacks its matrix or protocol: ") + e.what());
+  }
+  return m;
+}
+
+}  // namespace abench

@@ -1,0 +1,61 @@
+// How the orchestrator starts a worker process. An interface so that the orchestration
+// (rounds, order, failure handling) is tested with a fake, without timing anything.
+//
+// A worker reports on a descriptor of its own (kProtocolFd, named in ABENCH_PROTOCOL_FD),
+// never on stdout: what a plugin or an allocator prints cannot join, forge or split the
+// protocol's lines. Its stdout and stderr are kept (their tails) as its output.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "src/results/launch_outcome.h"
+
+namespace abench {
+
+inline constexpr int kProtocolFd = 3;
+// A paced worker reads abench's word here (ABENCH_PACE_FD; docs/protocol.md, "Paced pairs").
+inline constexpr int kPaceFd = 4;
+// A protocol line longer than this is not protocol: the worker is stopped.
+inline constexpr std::size_t kMaxProtocolLineBytes = 1 << 20;
+
+struct LaunchRequest {
+  std::string executable;                                 // run directly, no shell
+  std::vector<std::string> arguments;
+  std::vector<std::pair<std::string, std::string>> environment;  // added to abench's own
+  std::string stdin_text;
+  // Seconds the worker may take to send its first protocol line; each line's handler
+  // then says how long the next may take. Past it, the worker is hung and killed.
+  double timeout_s = 600;
+  std::size_t output_tail_bytes = 4096;  // of stdout and of stderr, kept in the outcome
+  // >= 0: the read end of a pipe the worker gets as kPaceFd; the caller keeps it and writes.
+  int pace_fd = -1;
+  // A paced worker is not on the clock while it waits for abench's word: when its allowance
+  // runs out, it is hung only if it is past its allowance counted from this (when abench
+  // last told it to go; now, while it waits) as well. Unset: from its last line alone.
+  std::function<std::chrono::steady_clock::time_point()> clock_start = {};
+  // Non-empty: the CPUs the worker starts on (its affinity until it pins itself), not all
+  // abench may use: a paced worker that starts up while the pair before it is measured,
+  // beside the measured CPU, and moves there at its first word.
+  std::vector<int> start_cpus = {};
+  // Set by the caller: the worker is stopped (a pair started ahead that will not run).
+  const std::atomic<bool>* cancel = nullptr;
+};
+
+// Called for every protocol line as soon as it arrives; returns the seconds the worker
+// may take for its next line (0: the allowance stays as it was).
+using ProtocolLineHandler = std::function<double(std::string_view line)>;
+
+class WorkerLauncher {
+ public:
+  virtual ~WorkerLauncher() = default;
+  // Runs the worker to completion.
+  virtual LaunchOutcome run(const LaunchRequest& request, const ProtocolLineHandler& on_line) = 0;
+};
+
+}  // namespace abench

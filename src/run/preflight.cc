@@ -1,0 +1,69 @@
+#include "src/run/preflight.h"
+
+#include <fmt/format.h>
+
+#include "harness/protocol.h"
+#include "src/util/errors.h"
+#include "src/util/text.h"
+#include "src/run/worker_registry.h"
+
+namespace abench {
+namespace {
+
+void check_worker(const Variant& variant, WorkerMode mode, WorkerLauncher& launcher) {
+  LaunchRequest request;
+  request.executable = worker_path(variant, mode);
+  request.arguments = {"--self-check"};
+  if (!variant.plugin.empty()) request.arguments.insert(request.arguments.end(), {"--plugin", variant.plugin});
+  request.environment = variant.env;
+  if (!variant.preload.empty()) {
+    request.environment.emplace_back("LD_PRELOAD", variant.preload);
+    request.environment.emplace_back("ABENCH_EXPECT_MALLOC_FROM", variant.preload);
+  }
+  request.timeout_s = 30;
+  std::string first_line;
+  const LaunchOutcome outcome = launcher.run(request, [&](std::string_view line) {
+    if (first_line.empty()) first_line = line;
+    return 0.0;
+  });
+  const std::string which = fmt::format("variant '{}': {} worker {}", variant.label(),
+                                        mode == WorkerMode::count ? "counting" : "timed", request.executable);
+  if (!outcome.started) throw UsageError(fmt::format("{}: {}", which, describe(outcome)));
+  if (first_line.empty() && outcome.stdout_tail.find("\"type\":\"hello\"") != std::string::npos)
+    throw UsageError(fmt::format("{} speaks worker protocol 1 (reports on stdout); this abench reads protocol {} "
+                                 "on descriptor {}: rebuild the worker with this abench (scripts/build-worker)",
+                                 which, kProtocolVersion, kProtocolFd));
+  nlohmann::json hello;
+  try {
+    hello = nlohmann::json::parse(first_line);
+  } catch (const std::exception&) {
+    throw UsageError(fmt::format("{} is not an abench worker: its --self-check reported '{}' on descriptor {} and "
+                                 "printed '{}' ({})", which, printable(first_line.substr(0, 120)), kProtocolFd,
+                                 printable_tail(outcome.stdout_tail, 120), describe(outcome)));
+  }
+  if (hello.value("type", "") == "fatal")
+    throw UsageError(fmt::format("{} refused: {}", which, printable(hello.value("error", ""))));
+  if (hello.value("type", "") != "hello" || !hello.contains("protocol"))
+    throw UsageError(fmt::format("{} is not an abench worker: its --self-check reported '{}'", which,
+                                 printable(first_line.substr(0, 120))));
+  if (hello["protocol"] != kProtocolVersion)
+    throw UsageError(fmt::format("{} speaks worker protocol {}, this abench speaks {}", which,
+                                 hello["protocol"].dump(), kProtocolVersion));
+  if (outcome.exit_code != 0) throw UsageError(fmt::format("{}: self-check {}", which, describe(outcome)));
+  // Results are filed under the variant's backend: a worker of another backend (exe=) would
+  // put one allocator's figures under another's name.
+  if (const std::string backend = hello.value("backend", ""); backend != variant.backend)
+    throw UsageError(fmt::format("{} is the worker of backend '{}', but the variant says backend '{}': name "
+                                 "backend={} in the variant", which, backend, variant.backend, backend));
+}
+
+}  // namespace
+
+void preflight_variants(const std::vector<Variant>& variants, bool counts, WorkerLauncher& launcher) {
+  for (const Variant& v : variants) {
+    check_worker(v, WorkerMode::time, launcher);
+    if (counts) check_worker(v, WorkerMode::count, launcher);
+  }
+}
+
+}  // namespace abench

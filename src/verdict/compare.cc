@@ -1,0 +1,168 @@
+#include "src/verdict/compare.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+namespace abench {
+namespace {
+
+ProcessSamples samples_of(const CellRecord& record) {
+  ProcessSamples processes;
+  for (const auto& p : record.processes) processes.push_back(p.sample_ns_per_op);
+  return processes;
+}
+
+std::vector<int> rounds_of(const CellRecord& record) {
+  std::vector<int> rounds;
+  for (const auto& p : record.processes) rounds.push_back(p.round);
+  return rounds;
+}
+
+}  // namespace
+
+CellSides sides_of_pair(const RunResults& results, const CellRecord& before, const CellRecord& after) {
+  CellSides sides;
+  sides.before = samples_of(before);
+  sides.after = samples_of(after);
+  sides.before_rounds = rounds_of(before);
+  sides.after_rounds = rounds_of(after);
+  sides.exact_metric = results.protocol.measure == Measure::instructions;
+  sides.samples_paired = results.protocol.interleave_batches;
+  return sides;
+}
+
+std::string_view name_of(Verdict v) {
+  switch (v) {
+    case Verdict::slower: return "slower";
+    case Verdict::faster: return "faster";
+    case Verdict::unchanged: return "~";
+    case Verdict::undecided: return "undecided";
+    case Verdict::failed: return "failed";
+  }
+  return "?";
+}
+
+CompareTally tally_of(const Comparison& c) {
+  CompareTally t;
+  for (const CompareRow& row : c.rows) {
+    if (row.verdict == Verdict::undecided) ++t.undecided;
+    if (row.verdict == Verdict::failed || row.verdict == Verdict::undecided) continue;
+    ++t.judged;
+    t.calls += row.verdict == Verdict::slower || row.verdict == Verdict::faster;
+    t.expected_false_calls += row.judgement->false_call_rate();
+    t.least_coverage = std::min(t.least_coverage, row.judgement->coverage);
+  }
+  return t;
+}
+
+namespace {
+std::string allocator_of(const RunResults& results, std::size_t variant) {
+  const WorkerHello* hello = hello_of_variant(results, variant);
+  if (hello == nullptr) return "";
+  return fmt::format("{}, malloc from {}; entry points: {} ({})", hello->allocator_version, hello->malloc_object,
+                     hello->entry_set, hello->entry_calls);
+}
+}  // namespace
+
+Comparison compare_results(const RunResults& results, const CompareSettings& settings) {
+  Comparison c;
+  c.settings = settings;
+  c.measure = results.protocol.measure;
+  c.samples_paired = results.protocol.interleave_batches;
+  c.processes = results.protocol.processes;
+  c.until_interval = results.protocol.until_interval;
+  c.max_rounds = results.protocol.max_rounds;
+  const Plan& plan = results.plan;
+  for (std::size_t v = 0; v + 1 < plan.variants.size(); v += 2) {
+    c.baseline_labels.push_back(plan.variants[v].label());
+    c.candidate_labels.push_back(plan.variants[v + 1].label());
+    c.baseline_allocators.push_back(allocator_of(results, v));
+    c.candidate_allocators.push_back(allocator_of(results, v + 1));
+    c.pair_backends.push_back(plan.variants[v].backend == plan.variants[v + 1].backend
+                                  ? plan.variants[v].backend
+                                  : plan.variants[v].backend + "->" + plan.variants[v + 1].backend);
+  }
+
+  std::map<std::string, std::vector<double>> log_ratios;
+  for (const CellRecord& before : results.cells) {
+    if (before.cell.variant % 2 != 0) continue;
+    const CellRecord& after = results.cells[static_cast<std::size_t>(plan.partner[static_cast<std::size_t>(before.cell.spec.id)])];
+    CompareRow row;
+    row.pair = before.cell.variant / 2;
+    row.spec = before.cell.spec;
+    row.before_cell = before.cell.spec.id;
+    row.after_cell = after.cell.spec.id;
+    row.before_counts = before.counts;
+    row.after_counts = after.counts;
+    if (!before.counts_unavailable.empty()) row.counts_unavailable = "baseline: " + before.counts_unavailable;
+    else if (!after.counts_unavailable.empty()) row.counts_unavailable = "candidate: " + after.counts_unavailable;
+    const CellSummary b = summarize(before, c.processes), a = summarize(after, c.processes);
+    row.before_ns = b.ns_per_op;
+    row.after_ns = a.ns_per_op;
+    row.before_min = b.process_min_ns;
+    row.before_max = b.process_max_ns;
+    row.after_min = a.process_min_ns;
+    row.after_max = a.process_max_ns;
+    if (b.status != CellStatus::ok || a.status != CellStatus::ok) {
+      row.problem = b.status != CellStatus::ok ? "baseline: " + b.error : "candidate: " + a.error;
+      if (row.problem.size() < 12) row.problem += "not measured";
+    } else {
+      // The two sides of a compare ran round by round: paired by round, and sample by sample
+      // when the pairs took turns batch by batch.
+      row.judgement = judge_change(sides_of_pair(results, before, after), settings.confidence, settings.min_effect);
+      switch (row.judgement->call) {
+        case Call::slower: row.verdict = Verdict::slower; break;
+        case Call::faster: row.verdict = Verdict::faster; break;
+        case Call::unchanged: row.verdict = Verdict::unchanged; break;
+        case Call::undecided: row.verdict = Verdict::undecided; break;
+      }
+      if (row.verdict == Verdict::undecided) row.problem = row.judgement->reason;
+      // The geometric mean is an estimate, not a verdict: undecided cells count too.
+      if (row.spec.workload != Workload::noop)
+        log_ratios[c.pair_backends[row.pair]].push_back(std::log1p(row.judgement->change));
+    }
+    c.rows.push_back(std::move(row));
+  }
+
+  std::vector<double> all;
+  for (const auto& [backend, logs] : log_ratios) {
+    double sum = 0;
+    for (double l : logs) sum += l;
+    c.geomean_change_by_backend[backend] = std::exp(sum / static_cast<double>(logs.size())) - 1;
+    all.insert(all.end(), logs.begin(), logs.end());
+  }
+  if (!all.empty()) {
+    double sum = 0;
+    for (double l : all) sum += l;
+    c.geomean_change = std::exp(sum / static_cast<double>(all.size())) - 1;
+  }
+
+  if (const int undecided = tally_of(c).undecided; undecided > 0) {
+    const auto first = std::find_if(c.rows.begin(), c.rows.end(),
+                                    [](const CompareRow& r) { return r.verdict == Verdict::undecided; });
+    c.warnings.push_back(fmt::format("{} cell{} undecided: {}. abench does not guess a verdict the rounds "
+                                     "cannot support.",
+                                     undecided, undecided == 1 ? "" : "s", first->problem));
+  }
+  if (const auto without = std::count_if(c.rows.begin(), c.rows.end(),
+                                         [](const CompareRow& r) { return !r.counts_unavailable.empty(); });
+      without > 0) {
+    const auto first = std::find_if(c.rows.begin(), c.rows.end(),
+                                    [](const CompareRow& r) { return !r.counts_unavailable.empty(); });
+    c.warnings.push_back(fmt::format("counts unavailable in {} cell{} (timings and verdicts stand): {}", without,
+                                     without == 1 ? "" : "s", first->counts_unavailable.substr(0, 400)));
+  }
+  for (const auto& row : c.rows)
+    if (row.verdict == Verdict::failed) {
+      c.warnings.push_back(fmt::format("{} cell{} without a verdict: see the rows marked failed",
+                                       std::count_if(c.rows.begin(), c.rows.end(),
+                                                     [](const CompareRow& r) { return r.verdict == Verdict::failed; }),
+                                       ""));
+      break;
+    }
+  return c;
+}
+
+}  // namespace abench

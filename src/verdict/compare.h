@@ -1,0 +1,82 @@
+// abench compare's verdicts: each baseline cell against its candidate partner, judged by
+// the one rule (src/verdict/change_rule.h), with counts old -> new. Plain data;
+// compare_writers.cc serializes it (docs/statistics.md).
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "src/results/results.h"
+#include "src/verdict/change_rule.h"
+
+namespace abench {
+
+struct CompareSettings {
+  double min_effect = 0.01;   // a change smaller than this is never called significant
+  double confidence = 0.95;
+};
+
+// undecided: measured, but too few rounds to reach the confidence (the row says how many).
+enum class Verdict { slower, faster, unchanged, undecided, failed };
+std::string_view name_of(Verdict v);
+
+struct CompareRow {
+  std::size_t pair = 0;
+  CellSpec spec;
+  int before_cell = 0, after_cell = 0;
+  std::optional<double> before_ns, after_ns;
+  std::optional<double> before_min, before_max, after_min, after_max;
+  std::optional<Judgement> judgement;  // when both sides measured the cell
+  Verdict verdict = Verdict::failed;
+  std::string problem;  // why there is no verdict (failed or undecided)
+  std::optional<CellCounts> before_counts, after_counts;
+  std::string counts_unavailable;  // why a side has no counts ("" when both were counted)
+};
+
+struct Comparison {
+  CompareSettings settings;
+  Measure measure = Measure::time;  // what the figures are (metric_names)
+  bool samples_paired = false;  // each round's two processes took turns batch by batch
+  int processes = 0;  // rounds every cell had; with adaptive rounds, the first of them
+  double until_interval = 0;  // adaptive rounds' target width (a fraction), 0 without
+  int max_rounds = 0;
+  std::vector<std::string> baseline_labels, candidate_labels;  // one per pair
+  // What each side's workers said serves malloc: version and file ("" if none started).
+  std::vector<std::string> baseline_allocators, candidate_allocators;
+  std::vector<std::string> pair_backends;
+  std::vector<CompareRow> rows;
+  std::map<std::string, double> geomean_change_by_backend;  // exp(mean log ratio) - 1
+  std::optional<double> geomean_change;
+  std::vector<std::string> warnings;
+};
+
+// What the rows add up to, for the footer and compare.json.
+struct CompareTally {
+  int calls = 0;      // slower or faster
+  int judged = 0;     // rows with a verdict (~, slower, faster)
+  int undecided = 0;  // too few rounds for the confidence
+  // With nothing changed, how many calls chance alone would make (at most): the sum over
+  // judged rows of 1 - their interval's coverage; and the smallest such coverage.
+  double expected_false_calls = 0;
+  double least_coverage = 1;
+};
+CompareTally tally_of(const Comparison& c);
+
+// A compared cell's two sides as the rule reads them: each process's samples and round.
+CellSides sides_of_pair(const RunResults& results, const CellRecord& before, const CellRecord& after);
+
+// results must come from make_compare_plan (variant 2p baseline, 2p+1 candidate).
+Comparison compare_results(const RunResults& results, const CompareSettings& settings);
+
+// "change", "interval", "coverage", "paired" in j, or nulls and "problem" without them.
+void put_change(nlohmann::json& j, const std::optional<Judgement>& judgement, const std::string& problem);
+
+std::string comparison_markdown(const Comparison& c);
+std::string comparison_csv(const Comparison& c);
+nlohmann::json comparison_json(const Comparison& c);
+
+}  // namespace abench

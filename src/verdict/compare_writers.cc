@@ -1,0 +1,219 @@
+// compare.md (ready to paste into a pull request), compare.csv and compare.json.
+#include <fmt/format.h>
+
+#include "src/verdict/compare.h"
+#include "src/util/csv.h"
+
+namespace abench {
+namespace {
+
+std::string ns(const std::optional<double>& v) { return v ? fmt::format("{:.2f}", *v) : "-"; }
+
+std::string percent(double change) { return fmt::format("{:+.1f}%", change * 100); }
+
+std::string range(const std::optional<double>& lo, const std::optional<double>& hi) {
+  return lo ? fmt::format("{:.2f}-{:.2f}", *lo, *hi) : "-";
+}
+
+std::string per_buffer(std::uint64_t total, std::uint64_t buffers) {
+  if (buffers == 0) return "0";
+  if (total % buffers == 0) return std::to_string(total / buffers);
+  return fmt::format("{:.2f}", static_cast<double>(total) / static_cast<double>(buffers));
+}
+
+std::string span(std::uint64_t lo, std::uint64_t hi) {
+  return lo == hi ? std::to_string(lo) : fmt::format("{}-{}", lo, hi);
+}
+
+// "old → new", or the one value when both sides agree.
+template <class F>
+std::string old_new(const CompareRow& row, F field) {
+  if (!row.counts_unavailable.empty()) return "unavailable";
+  if (!row.before_counts || !row.after_counts) return "-";
+  const std::string before = field(*row.before_counts), after = field(*row.after_counts);
+  return before == after ? before : before + " → " + after;
+}
+
+std::string requested(const CellCounts& c) { return per_buffer(c.requested_bytes, c.operations); }
+std::string usable(const CellCounts& c) { return span(c.usable_bytes_min, c.usable_bytes_max); }
+std::string requests(const CellCounts& c) { return per_buffer(c.requests, c.operations); }
+
+std::string change_text(const CompareRow& row) {
+  if (!row.judgement) return "-";
+  return percent(row.judgement->change);
+}
+
+std::string interval_text(const CompareRow& row, bool adaptive) {
+  if (!row.judgement) return "-";
+  const std::string interval = fmt::format("[{}, {}]", percent(row.judgement->low), percent(row.judgement->high));
+  return adaptive ? fmt::format("{} in {}", interval, row.judgement->replicates) : interval;
+}
+
+// "6 processes a side", or with adaptive rounds how many rounds the cells took and why.
+std::string rounds_text(const Comparison& c) {
+  if (c.until_interval <= 0) return fmt::format("{} processes a side, one pair a round", c.processes);
+  int least = 0, most = 0;
+  for (const CompareRow& row : c.rows)
+    if (row.judgement) {
+      least = least == 0 ? row.judgement->replicates : std::min(least, row.judgement->replicates);
+      most = std::max(most, row.judgement->replicates);
+    }
+  return fmt::format("{} to {} rounds a cell, one pair of processes a round (--until-interval {:g}%: {} rounds, then "
+                     "one more while a cell's interval was wider than {:g}%, at most {}; the interval column says "
+                     "\"in N\" rounds)",
+                     least, most, c.until_interval * 100, c.processes, c.until_interval * 100, c.max_rounds);
+}
+
+std::string verdict_text(const CompareRow& row) {
+  if (row.verdict == Verdict::failed) return "failed: " + row.problem.substr(0, 80);
+  if (row.verdict == Verdict::undecided) return "undecided: " + row.problem;
+  return std::string(name_of(row.verdict));
+}
+
+std::string method_text(const Comparison& c) {
+  if (c.measure == Measure::instructions)
+    return "exact counts: the interval is the range of the rounds' changes, and a change is called when that "
+           "range excludes 0";
+  return fmt::format("exact {:.0f}% sign-test interval over the rounds' paired ratios{} (change: their median)",
+                     c.settings.confidence * 100,
+                     c.samples_paired ? ", each from the samples the two processes took in turns: the mean of the "
+                                         "median sample ratio of the pairs each side led"
+                                       : "");
+}
+
+}  // namespace
+
+std::string comparison_markdown(const Comparison& c) {
+  std::string out;
+  for (std::size_t p = 0; p < c.baseline_labels.size(); ++p) {
+    out += fmt::format("**{}** (before) vs **{}** (after)\n", c.baseline_labels[p], c.candidate_labels[p]);
+    if (p < c.baseline_allocators.size() && !c.baseline_allocators[p].empty())
+      out += fmt::format("- before: {}\n- after: {}\n", c.baseline_allocators[p], c.candidate_allocators[p]);
+  }
+  const std::string unit = metric_names(c.measure).column;
+  out += fmt::format(
+      "\n{}; before/after: median of the process medians, {}; change = "
+      "after/before − 1 (positive: slower); interval: {}; `~`: interval includes 0 or |change| < {:.1f}%; "
+      "undecided: too few rounds for the confidence. Counts per buffer.\n\n",
+      rounds_text(c), unit, method_text(c), c.settings.min_effect * 100);
+  out += fmt::format("| backend | workload | size | align | live | before {0} | after {0} | change | interval | "
+                     "before range | after range | requested bytes | usable bytes | requests | verdict |\n", unit);
+  out += "|---|---|--:|--:|--:|--:|--:|--:|---|---|---|---|---|---|---|\n";
+  for (const CompareRow& row : c.rows)
+    out += fmt::format("| {} | {} | {} | {}:{} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+                       c.pair_backends[row.pair], name_of(row.spec.workload), row.spec.size,
+                       row.spec.alignment.requested, row.spec.alignment.preferred, row.spec.live,
+                       ns(row.before_ns), ns(row.after_ns), change_text(row), interval_text(row, c.until_interval > 0),
+                       range(row.before_min, row.before_max), range(row.after_min, row.after_max),
+                       old_new(row, requested), old_new(row, usable), old_new(row, requests),
+                       verdict_text(row));
+  out += "\n";
+  for (const auto& [backend, change] : c.geomean_change_by_backend)
+    out += fmt::format("Geometric-mean change, {}: {}\n", backend, percent(change));
+  if (c.geomean_change) out += fmt::format("Geometric-mean change, overall: {}\n", percent(*c.geomean_change));
+  if (const CompareTally t = tally_of(c); t.judged > 0)
+    out += fmt::format("\nFaster or slower: {} of {} judged cells. With nothing changed, chance alone would call "
+                       "about {:.1f} of them (at most; each interval covers at least {:.1f}%, and changes under "
+                       "{:.1f}% are never called).\n",
+                       t.calls, t.judged, t.expected_false_calls, t.least_coverage * 100, c.settings.min_effect * 100);
+  for (const auto& w : c.warnings) out += "\n> **Note:** " + w + "\n";
+  return out;
+}
+
+std::string comparison_csv(const Comparison& c) {
+  const MetricNames& m = metric_names(c.measure);
+  const std::string per_op = m.per_op, min = m.process_min, max = m.process_max;
+  std::string out = csv_row({"baseline", "candidate", "workload", "size", "requested_align", "preferred_align", "live",
+                             "before_" + per_op, "after_" + per_op, "change", "interval_low", "interval_high",
+                             "coverage", "before_" + min, "before_" + max, "after_" + min, "after_" + max,
+                             "requested_bytes_before", "requested_bytes_after", "usable_bytes_before",
+                             "usable_bytes_after", "requests_before", "requests_after", "verdict"});
+  auto opt = [](const std::optional<double>& v) { return v ? fmt::format("{:.3f}", *v) : std::string(); };
+  auto counts = [](const std::optional<CellCounts>& k, auto f) { return k ? f(*k) : std::string(); };
+  auto judged = [](const CompareRow& row, double Judgement::*field, const char* format) {
+    return row.judgement ? fmt::format(fmt::runtime(format), (*row.judgement).*field) : std::string();
+  };
+  for (const CompareRow& row : c.rows)
+    out += csv_row({c.baseline_labels[row.pair], c.candidate_labels[row.pair], std::string(name_of(row.spec.workload)),
+                    std::to_string(row.spec.size), std::to_string(row.spec.alignment.requested),
+                    std::to_string(row.spec.alignment.preferred), std::to_string(row.spec.live), opt(row.before_ns),
+                    opt(row.after_ns), judged(row, &Judgement::change, "{:.5f}"), judged(row, &Judgement::low, "{:.5f}"),
+                    judged(row, &Judgement::high, "{:.5f}"), judged(row, &Judgement::coverage, "{:.4f}"),
+                    opt(row.before_min), opt(row.before_max), opt(row.after_min), opt(row.after_max),
+                    counts(row.before_counts, requested), counts(row.after_counts, requested),
+                    counts(row.before_counts, usable), counts(row.after_counts, usable),
+                    counts(row.before_counts, requests), counts(row.after_counts, requests),
+                    std::string(name_of(row.verdict))});
+  return out;
+}
+
+void put_change(nlohmann::json& j, const std::optional<Judgement>& judgement, const std::string& problem) {
+  if (judgement) {
+    j["change"] = judgement->change;
+    j["interval"] = {judgement->low, judgement->high};
+    j["coverage"] = judgement->coverage;
+    j["paired"] = judgement->paired;
+    j["replicates"] = judgement->replicates;
+  } else {
+    j["change"] = nullptr;
+    j["interval"] = nullptr;
+  }
+  if (!problem.empty()) j["problem"] = problem;
+}
+
+nlohmann::json comparison_json(const Comparison& c) {
+  const MetricNames& m = metric_names(c.measure);
+  const CompareTally t = tally_of(c);
+  nlohmann::json rows = nlohmann::json::array();
+  auto opt = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); };
+  for (const CompareRow& row : c.rows) {
+    nlohmann::json j{{"pair", row.pair},
+                     {"baseline", c.baseline_labels[row.pair]},
+                     {"candidate", c.candidate_labels[row.pair]},
+                     {"workload", name_of(row.spec.workload)},
+                     {"size", row.spec.size},
+                     {"requested_align", row.spec.alignment.requested},
+                     {"preferred_align", row.spec.alignment.preferred},
+                     {"live", row.spec.live},
+                     {"before_cell", row.before_cell},
+                     {"after_cell", row.after_cell},
+                     {std::string("before_") + m.per_op, opt(row.before_ns)},
+                     {std::string("after_") + m.per_op, opt(row.after_ns)},
+                     {std::string("before_range_") + m.per_op, {opt(row.before_min), opt(row.before_max)}},
+                     {std::string("after_range_") + m.per_op, {opt(row.after_min), opt(row.after_max)}},
+                     {"verdict", name_of(row.verdict)}};
+    put_change(j, row.judgement, row.problem);
+    j["counts_before"] = row.before_counts ? nlohmann::json(*row.before_counts) : nlohmann::json(nullptr);
+    j["counts_after"] = row.after_counts ? nlohmann::json(*row.after_counts) : nlohmann::json(nullptr);
+    j["counts_unavailable"] = row.counts_unavailable.empty() ? nlohmann::json(nullptr) : nlohmann::json(row.counts_unavailable);
+    rows.push_back(std::move(j));
+  }
+  nlohmann::json geomeans = nlohmann::json::object();
+  for (const auto& [backend, change] : c.geomean_change_by_backend) geomeans[backend] = change;
+  return {{"schema", "abench.compare"},
+          {"schema_version", 1},
+          {"metric", m.per_op},
+          {"method", {{"statistic", "per process: its median sample; per round: after/before of its two "
+                                    "processes; change: the median over rounds"},
+                      {"interval", method_text(c) + " (docs/statistics.md)"},
+                      {"confidence", c.settings.confidence},
+                      {"min_effect", c.settings.min_effect}}},
+          {"processes_per_side", c.processes},
+          {"until_interval", c.until_interval > 0 ? nlohmann::json{{"width_percent", c.until_interval * 100},
+                                                                   {"max_rounds", c.max_rounds}}
+                                                  : nlohmann::json(nullptr)},
+          {"judged", t.judged},
+          {"undecided", t.undecided},
+          {"calls", t.calls},
+          {"expected_false_calls", t.expected_false_calls},
+          {"baselines", c.baseline_labels},
+          {"candidates", c.candidate_labels},
+          {"baseline_allocators", c.baseline_allocators},
+          {"candidate_allocators", c.candidate_allocators},
+          {"rows", rows},
+          {"geomean_change_by_backend", geomeans},
+          {"geomean_change", c.geomean_change ? nlohmann::json(*c.geomean_change) : nlohmann::json(nullptr)},
+          {"warnings", c.warnings}};
+}
+
+}  // namespace abench

@@ -1,0 +1,277 @@
+#include "src/verdict/gate.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "src/util/errors.h"
+#include "src/plan/matrix.h"
+#include "src/verdict/pairing.h"
+
+namespace abench {
+namespace {
+
+double percent_field(const nlohmann::json& j, const char* key, const std::string& where) {
+  const auto& v = j.at(key);
+  if (!v.is_number() || v.get<double>() < 0 || v.get<double>() > 1000)
+    throw UsageError(fmt::format("{}: field '{}' must be a percentage from 0 to 1000, got {}", where, key, v.dump()));
+  return v.get<double>() / 100;
+}
+
+}  // namespace
+
+// Iterative, with one backtrack point (the last '*'): O(pattern x text) at worst, where the
+// recursive form took exponential time on "********x" (a gate file is input too).
+bool glob_match(std::string_view pattern, std::string_view text) {
+  std::size_t p = 0, t = 0;
+  std::size_t star = std::string_view::npos, resume_text = 0;
+  while (t < text.size()) {
+    if (p < pattern.size() && pattern[p] == '*') {
+      star = p++;
+      resume_text = t;
+    } else if (p < pattern.size() && pattern[p] == text[t]) {
+      ++p;
+      ++t;
+    } else if (star != std::string_view::npos) {
+      p = star + 1;  // let the last '*' take one more character
+      t = ++resume_text;
+    } else {
+      return false;
+    }
+  }
+  while (p < pattern.size() && pattern[p] == '*') ++p;
+  return p == pattern.size();
+}
+
+GateRules load_gate_rules(const std::string& path) {
+  const nlohmann::json j = read_json_file(path, "the gate file");
+  const std::set<std::string> allowed{"threshold_percent", "instruction_threshold_percent", "noise_multiplier",
+                                      "workloads", "cells"};
+  if (!j.is_object()) throw UsageError(path + ": a gate file is a JSON object");
+  GateRules rules;
+  for (const auto& [key, value] : j.items()) {
+    if (!allowed.contains(key))
+      throw UsageError(fmt::format("{}: unknown field '{}' (allowed: threshold_percent, "
+                                   "instruction_threshold_percent, noise_multiplier, workloads, cells)", path, key));
+  }
+  if (j.contains("threshold_percent")) rules.threshold = percent_field(j, "threshold_percent", path);
+  if (j.contains("instruction_threshold_percent"))
+    rules.instruction_threshold = percent_field(j, "instruction_threshold_percent", path);
+  if (j.contains("noise_multiplier")) {
+    if (!j["noise_multiplier"].is_number() || j["noise_multiplier"].get<double>() < 0)
+      throw UsageError(path + ": field 'noise_multiplier' must be a non-negative number");
+    rules.noise_multiplier = j["noise_multiplier"].get<double>();
+  }
+  if (j.contains("workloads")) {
+    if (!j["workloads"].is_object()) throw UsageError(path + ": field 'workloads' must map workload names to percentages");
+    for (const auto& [workload, value] : j["workloads"].items()) {
+      parse_workload(workload, path + ": field 'workloads'");
+      rules.workload_thresholds[workload] = percent_field(j["workloads"], workload.c_str(), path + ": field 'workloads'");
+    }
+  }
+  if (j.contains("cells")) {
+    if (!j["cells"].is_array()) throw UsageError(path + ": field 'cells' must be an array of {\"match\", \"threshold_percent\"}");
+    for (const auto& rule : j["cells"]) {
+      if (!rule.is_object() || !rule.contains("match") || !rule["match"].is_string() || !rule.contains("threshold_percent"))
+        throw UsageError(path + ": every entry of 'cells' needs \"match\" (a pattern such as \"jemalloc/*/grow/*\") "
+                                "and \"threshold_percent\"");
+      rules.cell_thresholds.emplace_back(rule["match"].get<std::string>(),
+                                         percent_field(rule, "threshold_percent", path + ": field 'cells'"));
+    }
+  }
+  return rules;
+}
+
+namespace {
+constexpr GateOutcome kOutcomes[] = {GateOutcome::pass, GateOutcome::regression, GateOutcome::improvement,
+                                     GateOutcome::undecided, GateOutcome::failed};
+}  // namespace
+
+std::string_view name_of(GateOutcome outcome) {
+  switch (outcome) {
+    case GateOutcome::pass: return "pass";
+    case GateOutcome::regression: return "REGRESSION";
+    case GateOutcome::improvement: return "improvement";
+    case GateOutcome::undecided: return "UNDECIDED";
+    case GateOutcome::failed: return "FAILED";
+  }
+  return "?";
+}
+
+int GateVerdict::exit_code() const {
+  // A gate passes only what it judged: nothing judged is no pass.
+  if (failed > 0 || undecided > 0 || cells.empty()) return kExitMeasurementFailed;
+  if (regressions > 0) return kExitRegression;
+  return kExitOk;
+}
+
+namespace {
+// A time or a count per operation is a positive finite number; anything else in a file
+// means it was not measured (or was edited), and a change computed from it (+inf%, -nan%)
+// must not pass or fail anything.
+std::string unjudgeable_figure(const GatePair& pair) {
+  for (const auto* side : {&pair.before, &pair.after})
+    for (const auto& process : *side)
+      for (double figure : process)
+        if (!std::isfinite(figure) || figure <= 0)
+          return fmt::format("the {} holds {} {}: only positive finite figures can be judged",
+                             side == &pair.before ? "baseline" : "candidate", figure, pair.metric);
+  return "";
+}
+}  // namespace
+
+GateVerdict evaluate_gate(const std::vector<GatePair>& pairs, const GateRules& rules,
+                          const std::map<std::string, double>& noise_floors, const CompareSettings& settings) {
+  GateVerdict verdict;
+  for (const GatePair& pair : pairs) {
+    GateCell cell;
+    cell.key = pair.key;
+    cell.metric = pair.metric;
+    cell.threshold = pair.instructions ? rules.instruction_threshold : rules.threshold;
+    if (auto w = rules.workload_thresholds.find(pair.workload); w != rules.workload_thresholds.end())
+      cell.threshold = w->second;
+    for (const auto& [pattern, threshold] : rules.cell_thresholds)
+      if (glob_match(pattern, pair.key)) {
+        cell.threshold = threshold;
+        break;
+      }
+    if (auto n = noise_floors.find(pair.key); n != noise_floors.end()) cell.noise_floor = n->second;
+    cell.applied = std::max(cell.threshold, rules.noise_multiplier * cell.noise_floor);
+    if (!pair.problem.empty() || pair.before.empty() || pair.after.empty()) {
+      cell.problem = pair.problem.empty() ? "no samples" : pair.problem;
+    } else if (const std::string bad = unjudgeable_figure(pair); !bad.empty()) {
+      cell.problem = bad;  // a zero, negative or non-finite figure: nothing a ratio can judge
+    } else {
+      const CellSides sides{pair.before, pair.after, pair.before_rounds, pair.after_rounds, pair.instructions,
+                            pair.samples_paired};
+      cell.judgement = judge_change(sides, settings.confidence, cell.applied);
+      switch (cell.judgement->call) {
+        case Call::slower: cell.outcome = GateOutcome::regression; break;
+        case Call::faster: cell.outcome = GateOutcome::improvement; break;
+        case Call::unchanged: cell.outcome = GateOutcome::pass; break;
+        case Call::undecided:
+          cell.outcome = GateOutcome::undecided;
+          cell.problem = cell.judgement->reason;
+          break;
+      }
+    }
+    verdict.cells.push_back(std::move(cell));
+  }
+  recount(verdict);
+  return verdict;
+}
+
+void recount(GateVerdict& v) {
+  v.regressions = v.improvements = v.unchanged = v.undecided = v.failed = 0;
+  for (const GateCell& c : v.cells) {
+    switch (c.outcome) {
+      case GateOutcome::regression: ++v.regressions; break;
+      case GateOutcome::improvement: ++v.improvements; break;
+      case GateOutcome::pass: ++v.unchanged; break;
+      case GateOutcome::undecided: ++v.undecided; break;
+      case GateOutcome::failed: ++v.failed; break;
+    }
+  }
+}
+
+std::string gate_summary_lines(const GateVerdict& v) {
+  return fmt::format("regressions: {}\nimprovements: {}\nunchanged: {}\nundecided: {}\nfailed: {}\n",
+                     v.regressions, v.improvements, v.unchanged, v.undecided, v.failed);
+}
+
+std::string gate_markdown(const GateVerdict& v) {
+  const char* title = v.exit_code() == 0 ? "pass"
+                      : v.exit_code() == 1 ? "REGRESSION"
+                      : v.failed > 0       ? "measurement failed"
+                                           : "not judged (no pass without a verdict)";
+  std::string out = fmt::format("### abench gate: {}\n\n", title);
+  if (v.cells.empty()) out += "No cell to judge: a gate over nothing does not pass.\n\n";
+  std::set<std::string> metrics;
+  for (const GateCell& c : v.cells) metrics.insert(c.metric);
+  for (const std::string& m : metrics) out += "Judged on " + m + ": change = candidate/baseline − 1.\n\n";
+  out += "| cell | change | interval | threshold | noise floor | applied | result |\n|---|--:|---|--:|--:|--:|---|\n";
+  for (const GateCell& c : v.cells) {
+    const std::string change = c.judgement ? fmt::format("{:+.2f}%", c.judgement->change * 100) : "-";
+    const std::string interval =
+        c.judgement ? fmt::format("[{:+.2f}%, {:+.2f}%]", c.judgement->low * 100, c.judgement->high * 100) : "-";
+    const std::string result = c.outcome == GateOutcome::failed      ? "FAILED: " + c.problem.substr(0, 80)
+                               : c.outcome == GateOutcome::undecided ? "UNDECIDED: " + c.problem
+                                                                     : std::string(name_of(c.outcome));
+    out += fmt::format("| {} | {} | {} | {:.2f}% | {:.2f}% | {:.2f}%{} | {} |\n", c.key, change, interval,
+                       c.threshold * 100, c.noise_floor * 100, c.applied * 100,
+                       c.applied > c.threshold ? " (noise)" : "", result);
+  }
+  out += "\n" + gate_summary_lines(v);
+  for (const auto& n : v.notes) out += "\n" + n + "\n";
+  for (const auto& w : v.warnings) out += "\n> **Warning:** " + w + "\n";
+  return out;
+}
+
+nlohmann::json gate_json(const GateVerdict& v) {
+  nlohmann::json cells = nlohmann::json::array();
+  for (const GateCell& c : v.cells) {
+    nlohmann::json j{{"cell", c.key},           {"metric", c.metric},
+                     {"threshold", c.threshold}, {"noise_floor", c.noise_floor},
+                     {"applied_threshold", c.applied}, {"result", name_of(c.outcome)},
+                     {"pass", c.outcome == GateOutcome::pass || c.outcome == GateOutcome::improvement}};
+    put_change(j, c.judgement, c.problem);
+    if (c.judgement) j["call"] = name_of(c.judgement->call);
+    cells.push_back(std::move(j));
+  }
+  return {{"schema", "abench.gate"},        {"schema_version", 1},
+          {"exit_code", v.exit_code()},     {"regressions", v.regressions},
+          {"improvements", v.improvements}, {"unchanged", v.unchanged},
+          {"undecided", v.undecided},       {"failed", v.failed},
+          {"warnings", v.warnings},
+          {"notes", v.notes},
+          {"cells", cells}};
+}
+
+GateVerdict gate_verdict_from_json(const nlohmann::json& j, const std::string& path) {
+  GateVerdict v;
+  try {
+    if (j.value("schema", "") != "abench.gate")
+      throw UsageError(fmt::format("{}: field 'schema' is not \"abench.gate\"", path));
+    for (const auto& c : j.at("cells")) {
+      GateCell cell;
+      cell.key = c.at("cell").get<std::string>();
+      cell.metric = c.at("metric").get<std::string>();
+      cell.threshold = c.at("threshold").get<double>();
+      cell.noise_floor = c.at("noise_floor").get<double>();
+      cell.applied = c.at("applied_threshold").get<double>();
+      const std::string result = c.at("result").get<std::string>();
+      const auto outcome = std::find_if(std::begin(kOutcomes), std::end(kOutcomes),
+                                        [&](GateOutcome o) { return name_of(o) == result; });
+      if (outcome == std::end(kOutcomes))
+        throw UsageError(fmt::format("{}: cell '{}': field 'result' is '{}', not a gate outcome", path, cell.key, result));
+      cell.outcome = *outcome;
+      cell.problem = c.value("problem", "");
+      if (c.at("change").is_number()) {
+        Judgement judgement;
+        judgement.change = c["change"].get<double>();
+        judgement.low = c.at("interval").at(0).get<double>();
+        judgement.high = c.at("interval").at(1).get<double>();
+        judgement.coverage = c.at("coverage").get<double>();
+        judgement.paired = c.at("paired").get<bool>();
+        judgement.replicates = c.at("replicates").get<int>();
+        const std::string call = c.value("call", "");
+        for (Call named : {Call::slower, Call::faster, Call::unchanged, Call::undecided})
+          if (name_of(named) == call) judgement.call = named;
+        cell.judgement = judgement;
+      }
+      v.cells.push_back(std::move(cell));
+    }
+    v.warnings = j.at("warnings").get<std::vector<std::string>>();
+    v.notes = j.at("notes").get<std::vector<std::string>>();
+  } catch (const nlohmann::json::exception& e) {
+    throw UsageError(fmt::format("{} is not an abench gate file: {}", path, e.what()));
+  }
+  recount(v);
+  return v;
+}
+
+}  // namespace abench

@@ -1,0 +1,75 @@
+// The CI regression gate (docs/ci.md): each cell judged by the one rule
+// (src/verdict/change_rule.h) with the cell's applied threshold as the smallest change it
+// calls: a cell fails only when its change is significant and beyond that threshold, which
+// is never below the cell's calibrated noise floor.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "src/verdict/compare.h"
+#include "src/verdict/pairing.h"
+#include "src/verdict/change_rule.h"
+
+namespace abench {
+
+inline constexpr int kExitRegression = 1;
+
+struct GateRules {
+  double threshold = 0.05;               // wall time: 5%
+  double instruction_threshold = 0.005;  // instructions: 0.5%
+  double noise_multiplier = 1.5;         // k in max(threshold, k x noise floor)
+  std::map<std::string, double> workload_thresholds;
+  std::vector<std::pair<std::string, double>> cell_thresholds;  // glob over the cell key, first match wins
+};
+
+// A gate file: {"threshold_percent": 5, "instruction_threshold_percent": 0.5,
+//  "noise_multiplier": 2, "workloads": {"append": 8},
+//  "cells": [{"match": "jemalloc/*/grow/*", "threshold_percent": 10}]}. Throws UsageError.
+GateRules load_gate_rules(const std::string& path);
+
+// '*' matches any run of characters.
+bool glob_match(std::string_view pattern, std::string_view text);
+
+// undecided: measured, but too few rounds or processes for the confidence; like failed, it
+// never passes.
+enum class GateOutcome { pass, regression, improvement, undecided, failed };
+std::string_view name_of(GateOutcome outcome);
+
+struct GateCell {
+  std::string key;
+  std::string metric;  // the figures judged (ns_per_op, instructions_per_op, ...)
+  std::optional<Judgement> judgement;
+  double threshold = 0;      // from the rules
+  double noise_floor = 0;    // calibrated; 0 when none
+  double applied = 0;        // max(threshold, k x noise floor)
+  GateOutcome outcome = GateOutcome::failed;
+  std::string problem;
+};
+
+struct GateVerdict {
+  std::vector<GateCell> cells;
+  int regressions = 0, improvements = 0, unchanged = 0, undecided = 0, failed = 0;
+  std::vector<std::string> warnings;
+  std::vector<std::string> notes;  // how the baseline was measured, and what that showed
+  int exit_code() const;  // 3 failed or undecided cells, 1 regressions, 3 no cell at all, else 0
+};
+
+GateVerdict evaluate_gate(const std::vector<GatePair>& pairs, const GateRules& rules,
+                          const std::map<std::string, double>& noise_floors, const CompareSettings& settings);
+
+// Sets the counts from the cells' outcomes (after cells were judged again).
+void recount(GateVerdict& verdict);
+
+// A gate.json read back (abench merge joins the shards' verdicts); UsageError naming path.
+GateVerdict gate_verdict_from_json(const nlohmann::json& json, const std::string& path);
+
+std::string gate_markdown(const GateVerdict& verdict);
+nlohmann::json gate_json(const GateVerdict& verdict);
+std::string gate_summary_lines(const GateVerdict& verdict);
+
+}  // namespace abench
