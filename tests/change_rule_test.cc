@@ -238,10 +238,10 @@ TEST(ChangeRule, TheGatesFamilyOfCellsRarelyFailsWithNothingChanged) {
   std::mt19937_64 rng(21);
   int gates_failed = 0, first_run_regressions = 0;
   for (int gate = 0; gate < 200; ++gate) {
-    std::vector<GatePair> pairs;
+    std::vector<CellPair> pairs;
     for (int cell = 0; cell < 144; ++cell) {
       const CellSides s = interleaved_cell(6, 1.0, noise, rng);
-      GatePair p;
+      CellPair p;
       p.key = "system/exact/allocate/64/1:256/" + std::to_string(cell);
       p.workload = "allocate";
       p.before = s.before;
@@ -250,28 +250,28 @@ TEST(ChangeRule, TheGatesFamilyOfCellsRarelyFailsWithNothingChanged) {
       p.after_rounds = s.after_rounds;
       pairs.push_back(std::move(p));
     }
-    const GateVerdict first = evaluate_gate(pairs, GateRules{}, {}, CompareSettings{});
+    const GateVerdict first = evaluate_gate(pairs, GateRules{}, {}, VerdictSettings{});
     first_run_regressions += first.regressions;
     if (first.regressions == 0) continue;
-    std::vector<GatePair> pooled, second;
+    std::vector<CellPair> pooled, second;
     for (std::size_t c = 0; c < pairs.size(); ++c) {
       if (first.cells[c].outcome != GateOutcome::regression) continue;
       const CellSides more = interleaved_cell(6, 1.0, noise, rng, 7);
-      GatePair again = pairs[c];
+      CellPair again = pairs[c];
       again.before = more.before;
       again.after = more.after;
       again.before_rounds = more.before_rounds;
       again.after_rounds = more.after_rounds;
       second.push_back(again);
-      GatePair p = pairs[c];
+      CellPair p = pairs[c];
       p.before.insert(p.before.end(), more.before.begin(), more.before.end());
       p.after.insert(p.after.end(), more.after.begin(), more.after.end());
       p.before_rounds.insert(p.before_rounds.end(), more.before_rounds.begin(), more.before_rounds.end());
       p.after_rounds.insert(p.after_rounds.end(), more.after_rounds.begin(), more.after_rounds.end());
       pooled.push_back(std::move(p));
     }
-    const GateVerdict on_pooled = evaluate_gate(pooled, GateRules{}, {}, CompareSettings{});
-    const GateVerdict on_second = evaluate_gate(second, GateRules{}, {}, CompareSettings{});
+    const GateVerdict on_pooled = evaluate_gate(pooled, GateRules{}, {}, VerdictSettings{});
+    const GateVerdict on_second = evaluate_gate(second, GateRules{}, {}, VerdictSettings{});
     bool failed = false;
     for (std::size_t c = 0; c < pooled.size(); ++c)
       failed |= on_pooled.cells[c].outcome == GateOutcome::regression &&

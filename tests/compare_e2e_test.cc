@@ -103,11 +103,18 @@ TEST(CompareEndToEnd, TooFewRoundsForTheConfidenceAreUndecidedAndSaySo) {
   EXPECT_NE(markdown.find("| undecided: 3 rounds cannot reach 95.0% (at most 75.0%): use --processes 6 |"),
             std::string::npos) << markdown;
   EXPECT_NE(markdown.find("4 cells undecided"), std::string::npos);
-  // At 99% the default rounds follow: 8.
+  // At 99% the default rounds follow: 8. The gate of that compare judges at 99% too, and
+  // both files say so.
   const CliResult strict = run_cli(compare_args(plugin, plugin, dir.path() / "strict",
-                                                {"--confidence", "0.99", "--workload", "allocate"}));
-  ASSERT_EQ(strict.exit_code, 0) << strict.err;
-  EXPECT_EQ(nlohmann::json::parse(read_file(dir.path() / "strict" / "compare.json"))["processes_per_side"], 8);
+                                                {"--confidence", "0.99", "--workload", "allocate", "--gate",
+                                                 "--threshold", "50", "--no-confirm"}));
+  ASSERT_EQ(strict.exit_code, 0) << strict.out << strict.err;
+  const auto strict_compare = nlohmann::json::parse(read_file(dir.path() / "strict" / "compare.json"));
+  EXPECT_EQ(strict_compare["processes_per_side"], 8);
+  EXPECT_EQ(strict_compare["method"]["confidence"], 0.99);
+  const auto strict_gate = nlohmann::json::parse(read_file(dir.path() / "strict" / "gate.json"));
+  EXPECT_EQ(strict_gate["confidence"], 0.99);
+  for (const auto& cell : strict_gate["cells"]) EXPECT_GE(cell["coverage"].get<double>(), 0.99) << cell.dump();
 }
 
 TEST(CompareEndToEnd, IdenticalPluginsShowNoChangeInCountsAndAVerdictForEveryCell) {

@@ -100,7 +100,12 @@ TEST_F(GateEndToEnd, ACandidateSlowerOnOneWorkloadFailsOnExactlyThoseCells) {
 TEST_F(GateEndToEnd, WhatCannotBeJudgedNeverPasses) {
   testing::TempDir dir;
   auto json = nlohmann::json::parse(read_file(base()));
-  for (auto& cell : json["cells"]) cell["processes"].erase(cell["processes"].begin());  // 3 a side
+  // 3 a side, as a run of 3 processes would have them (the reader refuses rounds beyond the plan's).
+  json["protocol"]["processes"] = 3;
+  for (auto& cell : json["cells"]) {
+    cell["processes"].erase(cell["processes"].end() - 1);
+    cell["finished_rounds"] = {1, 2, 3};
+  }
   const std::string three = dir.write("three.json", json.dump());
   json["run_id"] = "another-run";
   const std::string other = dir.write("other-three.json", json.dump());
@@ -136,6 +141,7 @@ TEST_F(GateEndToEnd, BadOrMismatchedBaselinesExitTwo) {
   const std::string future = dir.write("future.json", json.dump());
   json = nlohmann::json::parse(read_file(base()));
   json["cells"].erase(json["cells"].begin());
+  for (std::size_t i = 0; i < json["cells"].size(); ++i) json["cells"][i]["id"] = i;  // a file of fewer cells
   const std::string fewer = dir.write("fewer.json", json.dump());
   const std::string malformed = dir.write("malformed.json", "{\"schema\": \"abench.results\",\n oops");
   struct Case {
@@ -181,7 +187,8 @@ TEST_F(GateEndToEnd, ABaselineOfAnotherArchitectureIsRefused) {
 TEST_F(GateEndToEnd, AFailedCandidateCellExitsThree) {
   testing::TempDir dir;
   auto json = nlohmann::json::parse(read_file(base()));
-  json["cells"][0]["status"] = "failed";
+  json["cells"][0]["status"] = "failed";  // as abench writes a cell whose worker crashed
+  json["cells"][0]["errors"] = {"worker system/exact (round 1) killed by signal 11 (SIGSEGV) while running this cell"};
   json["cells"][0]["processes"] = nlohmann::json::array();
   const CliResult r = run_cli({"gate", "--baseline", base(), "--candidate", dir.write("failed.json", json.dump()),
                                "--out", dir.path().string() + "/g"});

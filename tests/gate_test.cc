@@ -4,7 +4,9 @@
 
 #include "src/util/errors.h"
 #include "src/verdict/gate.h"
-#include "src/results/result_file.h"
+#include "src/results/noise_file.h"
+#include "src/results/results_reader.h"
+#include "tests/synthetic_results.h"
 #include "tests/temp_dir.h"
 #include "src/verdict/pairing.h"
 
@@ -21,8 +23,8 @@ ProcessSamples around(double center, int processes = 5, int samples = 11) {
   return out;
 }
 
-GatePair pair(const std::string& key, double before, double after) {
-  GatePair p;
+CellPair pair(const std::string& key, double before, double after) {
+  CellPair p;
   p.key = key;
   p.workload = key.substr(key.find('/', key.find('/') + 1) + 1);
   p.workload = p.workload.substr(0, p.workload.find('/'));
@@ -54,7 +56,7 @@ TEST(Gate, RegressionBeyondThresholdFailsUnchangedAndSmallChangesPass) {
                                        pair("system/exact/grow/64/1:256/1", 100, 102),
                                        pair("system/exact/allocate/64/1:256/1", 100, 100),
                                        pair("system/exact/zeroed/64/1:256/1", 100, 80)},
-                                      GateRules{}, {}, CompareSettings{});
+                                      GateRules{}, {}, VerdictSettings{});
   ASSERT_EQ(v.cells.size(), 4u);
   EXPECT_EQ(v.cells[0].outcome, GateOutcome::regression);  // +10% > 5%
   EXPECT_EQ(v.cells[1].outcome, GateOutcome::pass);        // +2%: significant but below 5%
@@ -69,25 +71,25 @@ TEST(Gate, ThresholdsPerWorkloadPerCellAndTheNoiseFloor) {
   GateRules rules;
   rules.workload_thresholds["append"] = 0.15;
   rules.cell_thresholds.emplace_back("*/grow/*", 0.20);
-  const std::vector<GatePair> pairs{pair("system/exact/append/64/1:256/1", 100, 110),
+  const std::vector<CellPair> pairs{pair("system/exact/append/64/1:256/1", 100, 110),
                                     pair("system/exact/grow/64/1:256/1", 100, 110),
                                     pair("system/exact/allocate/64/1:256/1", 100, 110)};
-  GateVerdict v = evaluate_gate(pairs, rules, {}, CompareSettings{});
+  GateVerdict v = evaluate_gate(pairs, rules, {}, VerdictSettings{});
   EXPECT_EQ(v.cells[0].outcome, GateOutcome::pass);  // 10% < 15% for append
   EXPECT_EQ(v.cells[1].outcome, GateOutcome::pass);  // 10% < 20% for this pattern
   EXPECT_EQ(v.cells[2].outcome, GateOutcome::regression);
   // A calibrated noise floor of 8% with k = 1.5 lifts the bar to 12% for that cell.
-  v = evaluate_gate(pairs, rules, {{"system/exact/allocate/64/1:256/1", 0.08}}, CompareSettings{});
+  v = evaluate_gate(pairs, rules, {{"system/exact/allocate/64/1:256/1", 0.08}}, VerdictSettings{});
   EXPECT_EQ(v.cells[2].outcome, GateOutcome::pass);
   EXPECT_NEAR(v.cells[2].applied, 0.12, 1e-12);
   EXPECT_NE(gate_markdown(v).find("(noise)"), std::string::npos);
 }
 
 TEST(Gate, AFailedCellIsAMeasurementFailure) {
-  GatePair broken = pair("system/exact/append/64/1:256/1", 100, 100);
+  CellPair broken = pair("system/exact/append/64/1:256/1", 100, 100);
   broken.problem = "candidate cell failed";
   const GateVerdict v = evaluate_gate({broken, pair("system/exact/grow/64/1:256/1", 100, 150)}, GateRules{}, {},
-                                      CompareSettings{});
+                                      VerdictSettings{});
   EXPECT_EQ(v.failed, 1);
   EXPECT_EQ(v.exit_code(), 3);
   EXPECT_EQ(gate_json(v)["cells"][0]["pass"], false);
@@ -96,15 +98,17 @@ TEST(Gate, AFailedCellIsAMeasurementFailure) {
 // All-zero, negative or non-finite figures (an edited or broken file) are not judged: the
 // gate used to print "+inf%" or "improvement -1696%" and pass.
 TEST(Gate, FiguresThatAreNotPositiveAndFiniteAreNeverJudged) {
+  // Through the one pairing step, whose guards every verdict shares (compare's too).
   for (double bad : {0.0, -5.0, std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN()}) {
-    GatePair zero = pair("system/exact/append/64/1:256/1", 100, 100);
-    for (auto& process : zero.before) process.assign(process.size(), bad);
-    const GateVerdict v = evaluate_gate({zero}, GateRules{}, {}, CompareSettings{});
+    RunResults results = testing::synthetic_compare();
+    for (auto& process : results.cells[0].processes) process.sample_ns_per_op.assign(3, bad);
+    const GateVerdict v = evaluate_gate(pair_sides(results), GateRules{}, {}, VerdictSettings{});
     EXPECT_EQ(v.failed, 1) << bad;
+    EXPECT_EQ(compare_results(results, VerdictSettings{}).rows[0].verdict, Verdict::failed) << bad;
     EXPECT_EQ(v.exit_code(), 3) << bad;
     EXPECT_NE(v.cells[0].problem.find("only positive finite figures"), std::string::npos) << v.cells[0].problem;
   }
-  EXPECT_EQ(evaluate_gate({}, GateRules{}, {}, CompareSettings{}).exit_code(), 3);  // nothing to judge
+  EXPECT_EQ(evaluate_gate({}, GateRules{}, {}, VerdictSettings{}).exit_code(), 3);  // nothing to judge
 }
 
 TEST(Gate, GateFileErrorsNameTheField) {
@@ -136,45 +140,56 @@ TEST(Gate, GateFileErrorsNameTheField) {
 namespace abench {
 namespace {
 
-StoredCell stored_cell(const std::string& key, const std::string& side, std::vector<int> rounds, double value) {
-  StoredCell cell;
-  cell.key = key;
-  cell.side = side;
-  cell.status = "ok";
-  for (std::size_t i = 0; i < rounds.size(); ++i) cell.samples.push_back({value + static_cast<double>(i)});
-  cell.rounds = std::move(rounds);
-  return cell;
-}
-
 // A confirmation run's rounds follow the first run's, side by side, so pairs stay paired.
 TEST(PoolRounds, AppendsTheSecondRunsRoundsAfterTheFirstOnBothSides) {
-  StoredResults first;
-  first.started_at = "t";
-  first.cells = {stored_cell("system/exact/allocate/64/1:256/1", "baseline", {1, 2, 3}, 100),
-                 stored_cell("system/exact/allocate/64/1:256/1", "candidate", {1, 2, 3}, 110),
-                 stored_cell("system/exact/grow/64/1:256/1", "baseline", {1, 2, 3}, 50),
-                 stored_cell("system/exact/grow/64/1:256/1", "candidate", {1, 2, 3}, 50)};
-  StoredResults second;
-  second.cells = {stored_cell("system/exact/allocate/64/1:256/1", "baseline", {1, 2}, 200),
-                  stored_cell("system/exact/allocate/64/1:256/1", "candidate", {1, 2}, 220)};
-  second.cells.push_back(stored_cell("system/exact/grow/64/1:256/1", "baseline", {}, 0));
-  second.cells.back().status = "pending";  // not run again: nothing to add, status kept
+  RunResults first = testing::synthetic_compare(3, 1.1);
+  RunResults second = testing::synthetic_compare(2, 1.1);
+  for (CellRecord& cell : second.cells)
+    if (cell.cell.spec.workload == Workload::grow) cell.processes.clear();  // not run again: nothing to add
   pool_rounds(first, second);
-  EXPECT_EQ(first.cells[0].rounds, (std::vector<int>{1, 2, 3, 4, 5}));
-  EXPECT_EQ(first.cells[1].rounds, (std::vector<int>{1, 2, 3, 4, 5}));
-  EXPECT_EQ(first.cells[1].samples.back(), std::vector<double>{221});
-  EXPECT_EQ(first.cells[2].rounds.size(), 3u);
-  EXPECT_EQ(first.cells[2].status, "ok");
-  const auto pairs = pair_results(first, first);
-  ASSERT_EQ(pairs.size(), 2u);
+  auto rounds = [](const CellRecord& cell) {
+    std::vector<int> r;
+    for (const auto& p : cell.processes) r.push_back(p.round);
+    return r;
+  };
+  const CellRecord& allocate = first.cells[0];
+  ASSERT_EQ(allocate.cell.spec.workload, Workload::allocate);
+  EXPECT_EQ(rounds(allocate), (std::vector<int>{0, 1, 2, 3, 4}));
+  const CellRecord& partner = first.cells[static_cast<std::size_t>(first.plan.partner[0])];
+  EXPECT_EQ(rounds(partner), (std::vector<int>{0, 1, 2, 3, 4}));
+  EXPECT_EQ(partner.processes.back().sample_ns_per_op, second.cells[static_cast<std::size_t>(first.plan.partner[0])].processes.back().sample_ns_per_op);
+  for (const CellRecord& cell : first.cells)
+    if (cell.cell.spec.workload == Workload::grow) {
+      EXPECT_EQ(cell.processes.size(), 3u);
+    }
+  const auto pairs = pair_sides(first);
+  ASSERT_EQ(pairs.size(), 4u);
   EXPECT_EQ(pairs[0].before_rounds, pairs[0].after_rounds);
+  EXPECT_EQ(pairs[0].problem, "");
 
   // A confirmation that crashed is no confirmation: the cell is failed.
-  StoredResults crashed;
-  crashed.cells = {stored_cell("system/exact/allocate/64/1:256/1", "candidate", {}, 0)};
-  crashed.cells[0].status = "failed";
+  RunResults crashed = testing::synthetic_compare(0);
+  crashed.cells[static_cast<std::size_t>(first.plan.partner[0])].failures.push_back("killed by signal 11");
   pool_rounds(first, crashed);
-  EXPECT_EQ(first.cells[1].status, "failed");
+  EXPECT_EQ(pair_sides(first)[0].after_summary.status, CellStatus::failed);
+  EXPECT_NE(pair_sides(first)[0].problem, "");
+}
+
+// The confidence a user gives reaches the gate's judgement and gate.json records it.
+TEST(Gate, JudgesAtTheConfidenceGivenAndRecordsIt) {
+  const RunResults results = testing::synthetic_compare(6, 1.2);
+  VerdictSettings strict;
+  strict.confidence = 0.99;
+  const GateVerdict v = evaluate_gate(pair_sides(results), GateRules{}, {}, strict);
+  EXPECT_DOUBLE_EQ(gate_json(v)["confidence"].get<double>(), 0.99);
+  EXPECT_NE(gate_markdown(v).find("99% intervals"), std::string::npos);
+  // Six rounds cannot reach 99% (the sign test needs 8): every cell is undecided, not passed.
+  EXPECT_EQ(v.undecided, 4);
+  EXPECT_EQ(v.exit_code(), 3);
+  const GateVerdict usual = evaluate_gate(pair_sides(results), GateRules{}, {}, VerdictSettings{});
+  EXPECT_EQ(usual.regressions, 4);
+  EXPECT_DOUBLE_EQ(gate_json(usual)["confidence"].get<double>(), 0.95);
+  EXPECT_DOUBLE_EQ(gate_verdict_from_json(gate_json(v), "gate.json").confidence, 0.99);
 }
 
 TEST(Recount, CountsFollowTheCellsOutcomes) {

@@ -16,20 +16,28 @@ namespace {
 using testing::run_cli;
 using testing::CliResult;
 
-// A results.json reduced to what the readers need, with `cells` and `name` filled in.
+// A results.json of one variant as abench writes it, with `cells` and `name` filled in.
 std::string results_json(const std::string& cells, const std::string& matrix_name = "quick",
                          const std::string& extra = "") {
   return R"({"schema": "abench.results", "schema_version": 1, "complete": true, "run_id": "r", "started_at": "t",
+    "interrupted_by": null, "finished_at": "t2",
     "command_line": ["abench", "run"], "conditions": {}, "workers": [], )" + extra + R"(
+    "variants": [{"label": "system", "backend": "system", "policy": "exact", "plugin": "", "preload": "", "exe": "",
+                  "env": {}}],
     "matrix": {"name": ")" + matrix_name + R"(", "backends": ["system"], "policies": ["exact"],
                "workloads": ["allocate"], "sizes": [64], "alignments": [{"requested": 1, "preferred": 256}], "live": [1]},
     "protocol": {"measure": "time", "min_batch_ms": 1, "samples": 3, "processes": 2, "cpu": null, "seed": 5},
     "cells": )" + cells + "}";
 }
 
-const std::string kCell = R"({"backend": "system", "policy": "exact", "workload": "allocate", "size": 64,
-  "requested_align": 1, "preferred_align": 256, "live": 1, "status": "ok", "processes": [
-  {"round": 1, "samples_ns_per_op": [10, 11, 12]}, {"round": 2, "samples_ns_per_op": [10, 11, 12]}]})";
+const std::string kCell = R"({"id": 0, "variant": "system", "side": "", "backend": "system", "policy": "exact",
+  "workload": "allocate", "size": 64, "requested_align": 1, "preferred_align": 256, "live": 1, "status": "ok",
+  "errors": [], "refusal": null, "counts": null, "counts_unavailable": null, "finished_rounds": [1, 2],
+  "counting_finished": true, "processes": [
+  {"round": 1, "pid": 10, "cpu": 1, "seed": 3, "iterations": 100, "warmup_batches": 2, "median_ns_per_op": 11,
+   "samples_ns_per_op": [10, 11, 12]},
+  {"round": 2, "pid": 11, "cpu": 1, "seed": 4, "iterations": 100, "warmup_batches": 2, "median_ns_per_op": 11,
+   "samples_ns_per_op": [10, 11, 12]}]})";
 
 std::string replaced(std::string text, const std::string& from, const std::string& to) {
   if (const std::size_t at = text.find(from); at != std::string::npos) text.replace(at, from.size(), to);
@@ -198,9 +206,9 @@ const std::vector<Malformed> kCorpus{
     {"gate_not_results", gate_files(), R"({"schema": "something.else"})", "", 2, "not an abench results file"},
     {"gate_results_not_json", gate_files(), "{", "", 2, "malformed JSON"},
     {"gate_results_size_fraction", gate_files(), results_json("[" + replaced(std::string(kCell), "\"size\": 64", "\"size\": 1.5") + "]"),
-     "", 2, "field 'size' must be a whole number"},
+     "", 2, "field 'cells[0].size': 1.5 is not"},
     {"gate_results_size_huge", gate_files(), results_json("[" + replaced(std::string(kCell), "\"size\": 64", "\"size\": 1e300") + "]"),
-     "", 2, "field 'size' must be a whole number"},
+     "", 2, "field 'cells[0].size'"},
     {"gate_results_number_overflow", gate_files(), results_json("[" + replaced(std::string(kCell), "[10, 11, 12]", "[1e400]") + "]"),
      "", 2, "out of range"},
     {"gate_results_samples_text", gate_files(), results_json("[" + replaced(std::string(kCell), "[10, 11, 12]", R"(["ten"])") + "]"),
@@ -208,7 +216,7 @@ const std::vector<Malformed> kCorpus{
     {"gate_results_process_without_samples", gate_files(),
      results_json("[" + replaced(std::string(kCell), "[10, 11, 12]", "[]") + "]"), "", 2, "field 'cells[0].processes[0].samples_ns_per_op' is empty"},
     {"gate_results_type_names_the_field", gate_files(),
-     results_json("[" + replaced(std::string(kCell), R"("status": "ok")", R"("status": 7)") + "]"), "", 2, "in cells[0]"},
+     results_json("[" + replaced(std::string(kCell), R"("status": "ok")", R"("status": 7)") + "]"), "", 2, "field 'cells[0].status' must be a string"},
     {"noise_type_names_the_field", gate_files({"--noise", "@FILE2@"}), results_json("[" + kCell + "]"),
      R"({"schema": "abench.noise", "cells": {"system/exact/allocate/64/1:256/1": "small"}})", 2,
      "field 'cells.system/exact/allocate/64/1:256/1' is \"small\""},
@@ -220,7 +228,7 @@ const std::vector<Malformed> kCorpus{
     {"gate_zero_figures", gate_files(), results_json("[" + replaced(std::string(kCell), "[10, 11, 12]", "[0, 0, 0]") + "]"),
      "", 3, "only positive finite figures"},
     {"gate_negative_figures", gate_files(), results_json("[" + replaced(std::string(kCell), "[10, 11, 12]", "[-5, -6, -7]") + "]"),
-     "", 3, "only positive finite figures"},
+     "", 2, "field 'cells[0].processes[0].samples_ns_per_op[0]' must be a finite number, not negative"},
     {"gate_file_bad_threshold", gate_files({"--gate-file", "@FILE2@"}), results_json("[" + kCell + "]"),
      R"({"threshold_percent": "five"})", 2, "threshold_percent"},
     {"gate_file_unknown_field", gate_files({"--gate-file", "@FILE2@"}), results_json("[" + kCell + "]"),

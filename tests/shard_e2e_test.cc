@@ -180,6 +180,7 @@ TEST(ShardEndToEnd, AnInterruptedShardResumesAndThenMerges) {
     processes.erase(std::remove_if(processes.begin(), processes.end(), [](const auto& p) { return p["round"] == 2; }),
                     processes.end());
     cell["finished_rounds"] = nlohmann::json{1};
+    cell["status"] = "partial";
   }
   write_json(two / "results.json", json);
   const CliResult early = run_cli({"merge", one.string(), two.string(), "--out", (dir.path() / "early").string()});

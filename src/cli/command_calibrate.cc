@@ -14,7 +14,9 @@
 #include "src/cli/measure.h"
 #include "src/run/preflight.h"
 #include "src/run/process_launcher.h"
-#include "src/results/result_file.h"
+#include "src/results/noise_file.h"
+#include "src/results/results_reader.h"
+#include "src/results/results_reader.h"
 #include "src/results/results_writers.h"
 #include "src/cli/stored_baseline.h"
 #include "src/verdict/change_rule.h"
@@ -72,13 +74,13 @@ int calibrate_command(const CalibrateOptions& o, const std::vector<std::string>&
   const bool stored = std::filesystem::exists(store / "results.json");
   // Like the gate: without --matrix, the stored baseline's own matrix, protocol and seed.
   Matrix matrix;
-  const StoredResults baseline = stored ? load_results_file((store / "results.json").string()) : StoredResults{};
+  const RunResults baseline = stored ? load_results((store / "results.json").string()) : RunResults{};
   if (o.measure.matrix.empty() && stored) {
-    matrix = matrix_of_results(baseline.json, o.measure, built);
+    matrix = matrix_of_results(baseline.matrix, o.measure, built);
   } else {
     MeasureOptions measure = o.measure;
     if (measure.matrix.empty()) measure.matrix = "default";
-    if (!measure.seed && baseline.seed) measure.seed = baseline.seed;  // the gate's cell orders
+    if (!measure.seed && baseline.protocol.seed) measure.seed = baseline.protocol.seed;  // the gate's cell orders
     matrix = load_measure_matrix(measure, built);
   }
   const auto workers = stored ? stored_workers_dir(store / "results.json", true, nullptr) : std::filesystem::path();
@@ -86,7 +88,7 @@ int calibrate_command(const CalibrateOptions& o, const std::vector<std::string>&
   std::vector<Variant> variants;
   if (!o.variant.empty()) variants = expand_variant_spec(parse_variant_spec(o.variant, "--variant", built), matrix);
   if (side_by_side) {
-    use_side_by_side_protocol(matrix, o.measure);
+    use_side_by_side_protocol(matrix, o.measure, VerdictSettings{}.confidence);
     require_unchanged_build(workers, matrix);
   }
   const Plan plan = shard_if_asked(side_by_side       ? side_by_side_plan(workers, matrix)
@@ -102,8 +104,8 @@ int calibrate_command(const CalibrateOptions& o, const std::vector<std::string>&
   std::map<std::string, std::vector<double>> medians;  // sequential: per cell key, one per run
   std::map<std::string, double> largest_change;         // side by side: per cell key
   if (!side_by_side && stored)
-    for (const StoredCell& cell : baseline.cells)
-      if (!cell.samples.empty()) medians[cell.key].push_back(median_of_medians(cell.samples));
+    for (const CellRecord& cell : baseline.cells)
+      if (!cell.processes.empty()) medians[cell_key(baseline, cell)].push_back(median_of_medians(samples_of(cell)));
   std::size_t failed = 0;
   nlohmann::json conditions;
   std::set<std::string> measured_keys;  // a shard measures some of the stored cells
@@ -113,21 +115,18 @@ int calibrate_command(const CalibrateOptions& o, const std::vector<std::string>&
     const RunResults results = execute_plan(plan, matrix, run_dir, command_line);
     throw_if_interrupted(results, run_dir, nullptr);
     failed += totals_of(results).failed;
-    const StoredResults measured = results_from_json(results_to_json(results), (run_dir / "results.json").string());
-    conditions = measured.conditions;
-    for (const StoredCell& cell : measured.cells) measured_keys.insert(cell.key);
+    conditions = results.conditions;
+    for (const CellRecord& cell : results.cells) measured_keys.insert(cell_key(results, cell));
     if (side_by_side) {
-      for (const GatePair& pair : pair_results(measured, measured))
-        if (pair.problem.empty() && !pair.before.empty() && !pair.after.empty()) {
+      for (const CellPair& pair : pair_sides(results))
+        if (pair.problem.empty()) {
           // The gate's own estimate, from the gate's own rule: paired by round.
-          const CellSides sides{pair.before, pair.after, pair.before_rounds, pair.after_rounds, pair.instructions,
-                                pair.samples_paired};
-          const double change = std::fabs(judge_change(sides, CompareSettings{}.confidence, 0).change);
+          const double change = std::fabs(judge_change(pair.sides(), VerdictSettings{}.confidence, 0).change);
           largest_change[pair.key] = std::max(largest_change[pair.key], change);
         }
     } else {
-      for (const StoredCell& cell : measured.cells)
-        if (!cell.samples.empty()) medians[cell.key].push_back(median_of_medians(cell.samples));
+      for (const CellRecord& cell : results.cells)
+        if (!cell.processes.empty()) medians[cell_key(results, cell)].push_back(median_of_medians(samples_of(cell)));
     }
   }
   if (plan.shard) std::erase_if(medians, [&](const auto& entry) { return !measured_keys.contains(entry.first); });

@@ -58,7 +58,7 @@ int compare_command(const CompareOptions& o, const std::vector<std::string>& com
   write_formats(dir, results, o.measure.formats);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-  CompareSettings settings;
+  VerdictSettings settings;
   settings.min_effect = o.min_effect_percent / 100;
   settings.confidence = o.confidence;
   const Comparison comparison = compare_results(results, settings);
@@ -75,7 +75,7 @@ int compare_command(const CompareOptions& o, const std::vector<std::string>& com
   fmt::print("results: {}/compare.md, compare.csv, compare.json, results.json, results.csv\n", dir.string());
   if (!o.measure.no_report && !o.gate) write_report_or_warn(dir);  // with --gate, after gate.json
   if (o.gate)
-    return report_gate(gate_compare(results, matrix, dir, o.gate_rules, !o.no_confirm, command_line), dir,
+    return report_gate(gate_compare(results, matrix, dir, o.gate_rules, settings, !o.no_confirm, command_line), dir,
                        !o.measure.no_report);
   return t.failed ? kExitMeasurementFailed : kExitOk;
 }

@@ -17,7 +17,8 @@
 #include "src/cli/measure.h"
 #include "src/run/preflight.h"
 #include "src/run/process_launcher.h"
-#include "src/results/result_file.h"
+#include "src/results/noise_file.h"
+#include "src/results/results_reader.h"
 #include "src/results/results_writers.h"
 #include "src/cli/stored_baseline.h"
 #include "src/run/worker_registry.h"
@@ -45,24 +46,30 @@ std::map<std::string, double> noise_of(const GateOptions& o) {
 }
 
 // Different machines measure different numbers: say so, as the verdict cannot tell.
-void add_environment_warnings(GateVerdict& v, const StoredResults& before, const StoredResults& after) {
-  if (!before.machine_fingerprint.empty() && before.machine_fingerprint != after.machine_fingerprint)
+std::string conditions_text(const RunResults& results, const char* key) {
+  const auto field = results.conditions.find(key);
+  return field != results.conditions.end() && field->is_string() ? field->get<std::string>() : "";
+}
+
+void add_environment_warnings(GateVerdict& v, const RunResults& before, const RunResults& after) {
+  const std::string b = conditions_text(before, "machine_fingerprint"), a = conditions_text(after, "machine_fingerprint");
+  if (!b.empty() && b != a)
     v.warnings.push_back(fmt::format("baseline ({}) and candidate ({}) were measured on different machines "
-                                     "(fingerprints differ): a change may be the machine's, not the code's",
-                                     before.machine_fingerprint, after.machine_fingerprint));
-  for (const auto& w : after.conditions.value("warnings", std::vector<std::string>{})) v.warnings.push_back(w);
+                                     "(fingerprints differ): a change may be the machine's, not the code's", b, a));
+  if (const auto w = after.conditions.find("warnings"); w != after.conditions.end() && w->is_array())
+    for (const auto& warning : *w)
+      if (warning.is_string()) v.warnings.push_back(warning.get<std::string>());
 }
 
 // Figures of two architectures measure two different machines' code paths (and instruction
 // counts differ by construction): a gate across them is refused, not warned about.
-void refuse_other_architecture(const StoredResults& baseline, const std::string& candidate_architecture,
-                               const std::string& candidate_source) {
-  const nlohmann::json& a = baseline.conditions.contains("architecture") ? baseline.conditions["architecture"] : nlohmann::json();
-  if (!a.is_string() || candidate_architecture.empty() || a.get<std::string>() == candidate_architecture) return;
+void refuse_other_architecture(const RunResults& baseline, const std::string& baseline_path,
+                               const std::string& candidate_architecture, const std::string& candidate_source) {
+  const std::string a = conditions_text(baseline, "architecture");
+  if (a.empty() || candidate_architecture.empty() || a == candidate_architecture) return;
   throw UsageError(fmt::format("{}: field 'conditions.architecture' is '{}' but {} is {}: a gate compares one "
                                "architecture with itself; gate against a baseline measured on {}",
-                               baseline.path, a.get<std::string>(), candidate_source, candidate_architecture,
-                               candidate_architecture));
+                               baseline_path, a, candidate_source, candidate_architecture, candidate_architecture));
 }
 
 }  // namespace
@@ -92,31 +99,39 @@ namespace {
 // what keeps a table of 144 cells from failing on nothing; tests/change_rule_test.cc), and
 // the pooled rounds give the figures the table shows. Cells of other variants keep their
 // first verdict.
-void confirm_regressions(GateVerdict& verdict, StoredResults& measured, Plan plan, const Matrix& matrix,
+// The pairs a gate judges in one run: both sides of every cell but those neither side could
+// measure, each cell key once.
+std::vector<CellPair> gate_pairs(const RunResults& results, const std::filesystem::path& dir) {
+  std::vector<CellPair> pairs = pair_sides(results);
+  std::erase_if(pairs, [](const CellPair& p) { return p.both_refused(); });
+  require_distinct_keys(pairs, (dir / "results.json").string());
+  return pairs;
+}
+
+void confirm_regressions(GateVerdict& verdict, RunResults& measured, const Matrix& matrix,
                          const std::filesystem::path& dir, const GateRules& rules,
-                         const std::map<std::string, double>& noise, const std::vector<std::string>& command_line) {
+                         const std::map<std::string, double>& noise, const VerdictSettings& settings,
+                         const std::vector<std::string>& command_line) {
   std::set<std::string> suspects;
   for (const GateCell& cell : verdict.cells)
     if (cell.outcome == GateOutcome::regression) suspects.insert(cell.key);
-  std::set<std::string> labels;  // both sides of every pair with a suspect
-  for (const StoredCell& cell : measured.cells)
-    if (suspects.contains(cell.key)) labels.insert(cell.variant);
+  std::set<std::size_t> variants;  // both sides of every pair with a suspect
+  for (const CellPair& pair : gate_pairs(measured, dir))
+    if (suspects.contains(pair.key)) variants.insert({pair.variant_pair * 2, pair.variant_pair * 2 + 1});
   std::set<std::string> judged_again;
-  for (const StoredCell& cell : measured.cells)
-    if (labels.contains(cell.variant)) judged_again.insert(cell.key);
-  std::erase_if(plan.jobs, [&](const Job& job) {
-    return job.mode != WorkerMode::time || !labels.contains(plan.variants[job.variant].label());
-  });
+  for (const CellPair& pair : gate_pairs(measured, dir))
+    if (variants.contains(pair.variant_pair * 2)) judged_again.insert(pair.key);
+  Plan plan = measured.plan;
+  std::erase_if(plan.jobs, [&](const Job& job) { return job.mode != WorkerMode::time || !variants.contains(job.variant); });
   const auto confirm_dir = dir / "confirm";
   std::filesystem::create_directories(confirm_dir);
-  const RunResults again = execute_plan(std::move(plan), matrix, confirm_dir, command_line);
-  throw_if_interrupted(again, confirm_dir, nullptr);
-  const StoredResults second = results_from_json(results_to_json(again), (confirm_dir / "results.json").string());
-  auto judged = [&](const StoredResults& results) {
-    std::vector<GatePair> pairs = pair_results(results, results);
-    std::erase_if(pairs, [&](const GatePair& p) { return !judged_again.contains(p.key); });
+  const RunResults second = execute_plan(std::move(plan), matrix, confirm_dir, command_line);
+  throw_if_interrupted(second, confirm_dir, nullptr);
+  auto judged = [&](const RunResults& results) {
+    std::vector<CellPair> pairs = gate_pairs(results, dir);
+    std::erase_if(pairs, [&](const CellPair& p) { return !judged_again.contains(p.key); });
     std::map<std::string, GateCell> cells;
-    for (GateCell& cell : evaluate_gate(pairs, rules, noise, CompareSettings{}).cells) cells[cell.key] = cell;
+    for (GateCell& cell : evaluate_gate(pairs, rules, noise, settings).cells) cells[cell.key] = cell;
     return cells;
   };
   const auto replication = judged(second);
@@ -142,29 +157,32 @@ void confirm_regressions(GateVerdict& verdict, StoredResults& measured, Plan pla
       "in {}), and all {} of their cells judged again: a regression stands only where the second run alone and "
       "both runs' rounds pooled call it one. {} regression{} confirmed, {} cleared, {} found that the first run "
       "alone had not shown. The table shows the pooled figures for those cells.",
-      suspects.size(), suspects.size() == 1 ? "" : "s", labels.size() / 2, labels.size() == 2 ? "" : "s",
-      labels.size() == 2 ? "was" : "were", confirm_dir.string(), judged_again.size(), confirmed,
+      suspects.size(), suspects.size() == 1 ? "" : "s", variants.size() / 2, variants.size() == 2 ? "" : "s",
+      variants.size() == 2 ? "was" : "were", confirm_dir.string(), judged_again.size(), confirmed,
       confirmed == 1 ? "" : "s", cleared, found));
 }
 
 // The gate over the two sides of one interleaved run (a compare, or a side-by-side gate),
 // paired by round, its regressions confirmed by a second run unless `confirm` is false.
 GateVerdict gate_interleaved(const RunResults& results, const Matrix& matrix, const std::filesystem::path& dir,
-                             const GateRules& rules, const std::map<std::string, double>& noise, bool confirm,
+                             const GateRules& rules, const std::map<std::string, double>& noise,
+                             const VerdictSettings& settings, bool confirm,
                              const std::vector<std::string>& command_line) {
-  StoredResults measured = results_from_json(results_to_json(results), (dir / "results.json").string());
-  GateVerdict verdict = evaluate_gate(pair_results(measured, measured), rules, noise, CompareSettings{});
-  add_environment_warnings(verdict, measured, measured);
-  if (verdict.regressions > 0 && confirm)
-    confirm_regressions(verdict, measured, results.plan, matrix, dir, rules, noise, command_line);
+  GateVerdict verdict = evaluate_gate(gate_pairs(results, dir), rules, noise, settings);
+  add_environment_warnings(verdict, results, results);
+  if (verdict.regressions > 0 && confirm) {
+    RunResults pooled = results;
+    confirm_regressions(verdict, pooled, matrix, dir, rules, noise, settings, command_line);
+  }
   return verdict;
 }
 
 }  // namespace
 
 GateVerdict gate_compare(const RunResults& results, const Matrix& matrix, const std::filesystem::path& dir,
-                         const GateOptions& o, bool confirm, const std::vector<std::string>& command_line) {
-  return gate_interleaved(results, matrix, dir, rules_of(o), noise_of(o), confirm, command_line);
+                         const GateOptions& o, const VerdictSettings& settings, bool confirm,
+                         const std::vector<std::string>& command_line) {
+  return gate_interleaved(results, matrix, dir, rules_of(o), noise_of(o), settings, confirm, command_line);
 }
 
 CLI::App* register_gate_command(CLI::App& app, GateCommandOptions& o) {
@@ -176,6 +194,8 @@ CLI::App* register_gate_command(CLI::App& app, GateCommandOptions& o) {
   cmd->add_flag("--stored-figures", o.stored_figures,
                 "Judge a fresh candidate against the stored figures, even where the baseline's workers are "
                 "stored (by default they are measured again beside the candidate)");
+  cmd->add_option("--confidence", o.confidence, "Confidence of each cell's interval; gate.json records it")
+      ->check(CLI::Range(0.5, 0.999))->capture_default_str();
   cmd->add_flag("--no-confirm", o.no_confirm,
                 "Side by side: do not measure the variants of regressed cells a second time to confirm them");
   cmd->add_flag("--run-stored-workers", o.run_stored_workers,
@@ -192,15 +212,22 @@ namespace {
 
 // The median over cells of how far the re-measured baseline is from its stored figures:
 // mostly the machine's drift since it was stored, which measuring both sides now cancels.
-std::string drift_note(const StoredResults& stored, const StoredResults& measured) {
-  std::map<std::string, double> stored_medians;
-  for (const StoredCell& cell : stored.cells)
-    if (cell.status == "ok" && !cell.samples.empty()) stored_medians[cell.key] = median_of_medians(cell.samples);
+// A cell's figure where every process measured it.
+std::optional<double> figure_of(const RunResults& results, const CellRecord& cell) {
+  const CellSummary summary = summarize(cell, results.protocol.processes, results.protocol.measure);
+  return summary.status == CellStatus::ok ? summary.ns_per_op : std::nullopt;
+}
+
+std::string drift_note(const RunResults& stored, const RunResults& measured) {
+  std::map<std::string, double> stored_figures;
+  for (const CellRecord& cell : stored.cells)
+    if (const auto figure = figure_of(stored, cell)) stored_figures[cell_key(stored, cell)] = *figure;
   std::vector<double> ratios;
-  for (const StoredCell& cell : measured.cells)
-    if (cell.side == "baseline" && cell.status == "ok" && !cell.samples.empty())
-      if (auto s = stored_medians.find(cell.key); s != stored_medians.end() && s->second > 0)
-        ratios.push_back(median_of_medians(cell.samples) / s->second);
+  for (const CellRecord& cell : measured.cells)
+    if (side_of(measured, cell) == "baseline")
+      if (const auto figure = figure_of(measured, cell))
+        if (auto s = stored_figures.find(cell_key(measured, cell)); s != stored_figures.end() && s->second > 0)
+          ratios.push_back(*figure / s->second);
   if (ratios.empty()) return "";
   std::sort(ratios.begin(), ratios.end());
   const auto at = [&](double q) { return (ratios[static_cast<std::size_t>(q * static_cast<double>(ratios.size() - 1))] - 1) * 100; };
@@ -217,7 +244,8 @@ int gate_command(const GateCommandOptions& o, const std::vector<std::string>& co
     throw UsageError("option --shard: with --candidate the gate measures nothing, so there is nothing to shard; "
                      "gate the merged results (abench merge) instead");
   const std::string baseline_path = resolve_stored(o.baseline, "results.json");
-  const StoredResults before = load_results_file(baseline_path);
+  const RunResults before = load_results(baseline_path);
+  const VerdictSettings settings{VerdictSettings{}.min_effect, o.confidence};
   const GateRules rules = rules_of(o.gate);
   auto noise = noise_of(o.gate);
   // A stored baseline carries its calibrated noise floors when calibrate saved them there.
@@ -229,22 +257,23 @@ int gate_command(const GateCommandOptions& o, const std::vector<std::string>& co
     if (!o.measure.formats.empty())
       throw UsageError("option --format: with --candidate the gate measures nothing, so there is nothing new to export; "
                        "export with the run that wrote the candidate's results");
-    const StoredResults after = load_results_file(resolve_stored(o.candidate, "results.json"));
-    refuse_other_architecture(before, after.conditions.value("architecture", nlohmann::json()).is_string()
-                                          ? after.conditions["architecture"].get<std::string>() : "",
-                              "the candidate (" + after.path + ")");
-    GateVerdict verdict = evaluate_gate(pair_results(before, after), rules, noise, CompareSettings{});
+    const std::string candidate_path = resolve_stored(o.candidate, "results.json");
+    const RunResults after = load_results(candidate_path);
+    refuse_other_architecture(before, baseline_path, conditions_text(after, "architecture"),
+                              "the candidate (" + candidate_path + ")");
+    GateVerdict verdict = evaluate_gate(pair_results(before, baseline_path, after, candidate_path), rules, noise, settings);
     add_environment_warnings(verdict, before, after);
     return report_gate(std::move(verdict), prepare_output_dir(o.out, "gate"), !o.measure.no_report);
   }
 
-  refuse_other_architecture(before, collect_conditions().value("architecture", ""), "this machine");
+  refuse_other_architecture(before, baseline_path, collect_conditions().value("architecture", ""), "this machine");
   MeasureOptions measure = o.measure;
   Matrix matrix;
   if (measure.matrix.empty()) {
-    matrix = matrix_of_results(before.json, measure, built_backends());
+    matrix = matrix_of_results(before.matrix, measure, built_backends());
   } else {
-    if (!measure.seed && before.seed) measure.seed = before.seed;  // same cell orders (see matrix_of_results)
+    // same cell orders (see matrix_of_results)
+    if (!measure.seed && before.protocol.seed) measure.seed = before.protocol.seed;
     matrix = load_measure_matrix(measure, built_backends());
   }
   // Instruction counts repeat exactly, so stored ones are as good as fresh; timings drift.
@@ -252,15 +281,14 @@ int gate_command(const GateCommandOptions& o, const std::vector<std::string>& co
   const auto workers = stored_workers_dir(baseline_path, o.run_stored_workers, &untrusted_workers);
   const bool side_by_side = !o.stored_figures && !workers.empty() && matrix.protocol.measure != Measure::instructions;
   if (side_by_side) {
-    use_side_by_side_protocol(matrix, measure);
+    use_side_by_side_protocol(matrix, measure, settings.confidence);
     Plan plan = shard_if_asked(side_by_side_plan(workers, matrix), matrix, measure);
     const auto dir = prepare_output_dir(o.out, "gate-" + matrix.name);
     const RunResults results = execute_plan(std::move(plan), matrix, dir, command_line);
     throw_if_interrupted(results, dir, nullptr);
     write_formats(dir, results, measure.formats);
-    GateVerdict verdict = gate_interleaved(results, matrix, dir, rules, noise, !o.no_confirm, command_line);
-    const StoredResults measured = results_from_json(results_to_json(results), (dir / "results.json").string());
-    if (std::string note = drift_note(before, measured); !note.empty()) verdict.notes.insert(verdict.notes.begin(), note);
+    GateVerdict verdict = gate_interleaved(results, matrix, dir, rules, noise, settings, !o.no_confirm, command_line);
+    if (std::string note = drift_note(before, results); !note.empty()) verdict.notes.insert(verdict.notes.begin(), note);
     return report_gate(std::move(verdict), dir, !o.measure.no_report);
   }
   Plan plan = shard_if_asked(make_plan(matrix, matrix.protocol.seed), matrix, measure);
@@ -268,16 +296,16 @@ int gate_command(const GateCommandOptions& o, const std::vector<std::string>& co
   const RunResults results = execute_plan(std::move(plan), matrix, dir, command_line);
   throw_if_interrupted(results, dir, nullptr);
   write_formats(dir, results, measure.formats);
-  const StoredResults after = results_from_json(results_to_json(results), (dir / "results.json").string());
   // A shard is judged against the baseline's cells of that shard; merge joins the verdicts.
-  StoredResults judged_before = before;
+  RunResults judged_before = before;
   if (results.plan.shard) {
     std::set<std::string> measured;
-    for (const StoredCell& cell : after.cells) measured.insert(cell.key);
-    std::erase_if(judged_before.cells, [&](const StoredCell& cell) { return !measured.contains(cell.key); });
+    for (const CellRecord& cell : results.cells) measured.insert(cell_key(results, cell));
+    std::erase_if(judged_before.cells, [&](const CellRecord& cell) { return !measured.contains(cell_key(before, cell)); });
   }
-  GateVerdict verdict = evaluate_gate(pair_results(judged_before, after), rules, noise, CompareSettings{});
-  add_environment_warnings(verdict, before, after);
+  GateVerdict verdict = evaluate_gate(
+      pair_results(judged_before, baseline_path, results, (dir / "results.json").string()), rules, noise, settings);
+  add_environment_warnings(verdict, before, results);
   if (!untrusted_workers.empty() && !o.stored_figures)
     verdict.notes.push_back(fmt::format("The workers in {} were not run: that baseline is not one abench stored under "
                                         "results/baselines/ (a results file from elsewhere must not run its "

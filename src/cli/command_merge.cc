@@ -18,7 +18,8 @@
 #include "src/merge/shards.h"
 #include "src/run/progress.h"
 #include "src/report/report_writer.h"
-#include "src/results/result_file.h"
+#include "src/results/noise_file.h"
+#include "src/results/results_reader.h"
 #include "src/results/results_writers.h"
 #include "src/cli/stored_baseline.h"
 #include "src/util/json_file.h"
@@ -55,11 +56,11 @@ std::vector<std::string> option_values(const std::vector<std::string>& line, con
 
 // Each shard judged its own cells (and confirmed its own regressions: both sides of a cell
 // are in one shard); the merged verdict is all of them, counted again.
-GateVerdict merged_gate(const std::vector<ShardResults>& shards, const nlohmann::json& merged_results) {
+GateVerdict merged_gate(const std::vector<ShardResults>& shards, const RunResults& merged) {
   GateVerdict verdict;
-  const nlohmann::json& merged_warnings = merged_results.at("conditions").at("warnings");
   std::set<std::string> warnings;
-  for (const auto& w : merged_warnings) warnings.insert(w.get<std::string>());
+  for (const auto& w : merged.conditions.value("warnings", nlohmann::json::array()))
+    if (w.is_string()) warnings.insert(w.get<std::string>());
   for (const ShardResults& shard : shards) {
     const std::string path = (shard.dir / "gate.json").string();
     GateVerdict part = gate_verdict_from_json(read_json_file(path, "abench merge"), path);
@@ -70,7 +71,7 @@ GateVerdict merged_gate(const std::vector<ShardResults>& shards, const nlohmann:
   }
   // In the order of the whole plan, as the unsharded gate lists them.
   std::map<std::string, std::size_t> position;
-  for (const auto& cell : merged_results.at("cells")) position.emplace(cell_key(cell), position.size());
+  for (const CellRecord& cell : merged.cells) position.emplace(cell_key(merged, cell), position.size());
   std::stable_sort(verdict.cells.begin(), verdict.cells.end(), [&](const GateCell& a, const GateCell& b) {
     const auto pa = position.find(a.key), pb = position.find(b.key);
     return (pa == position.end() ? position.size() : pa->second) < (pb == position.end() ? position.size() : pb->second);
@@ -136,6 +137,7 @@ int merge_command(const MergeOptions& o, const std::vector<std::string>& command
         runs.push_back(shard);
         runs.back().path = (shard.dir / fmt::format("run{}", run) / "results.json").string();
         runs.back().json = read_json_file(runs.back().path, "abench merge");
+        runs.back().results = results_from_json(runs.back().json, runs.back().path);
       }
       std::filesystem::create_directories(dir / fmt::format("run{}", run));
       write_result_files(dir / fmt::format("run{}", run), merge_shards(runs, command_line));
@@ -149,7 +151,7 @@ int merge_command(const MergeOptions& o, const std::vector<std::string>& command
   const RunTotals t = totals_of(merged);
   if (std::filesystem::exists(shards.front().dir / "compare.json")) {
     const nlohmann::json method = read_json_file((shards.front().dir / "compare.json").string(), "abench merge").at("method");
-    CompareSettings settings;
+    VerdictSettings settings;
     settings.confidence = method.at("confidence").get<double>();
     settings.min_effect = method.at("min_effect").get<double>();
     const Comparison comparison = compare_results(merged, settings);
@@ -165,7 +167,7 @@ int merge_command(const MergeOptions& o, const std::vector<std::string>& command
              shards.size(), t.cells, t.failed, t.refused, t.unstable, merged.protocol.processes, format_duration(wall));
   fmt::print("results: {}/results.json, {}/results.csv\n", dir.string(), dir.string());
   if (std::filesystem::exists(shards.front().dir / "gate.json"))
-    return report_gate(merged_gate(shards, results_to_json(merged)), dir, !o.no_report);
+    return report_gate(merged_gate(shards, merged), dir, !o.no_report);
   if (!o.no_report) write_report_or_warn(dir);
   return t.failed ? kExitMeasurementFailed : kExitOk;
 }

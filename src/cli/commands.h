@@ -76,6 +76,7 @@ struct GateCommandOptions {
   bool stored_figures = false;
   bool run_stored_workers = false;  // run workers beside a results.json outside results/baselines/
   bool no_confirm = false;
+  double confidence = 0.95;  // VerdictSettings::confidence
   GateOptions gate;
 };
 CLI::App* register_gate_command(CLI::App& app, GateCommandOptions& options);

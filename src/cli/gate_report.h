@@ -14,10 +14,12 @@ int report_gate(GateVerdict verdict, const std::filesystem::path& dir, bool draw
 
 void add_gate_rule_options(CLI::App& command, GateOptions& options);
 
-// The gate over a compare's pairs (compare --gate), paired by round; with `confirm`, the
+// The gate over a compare's pairs (compare --gate), paired by round and judged with the
+// compare's settings (its confidence: compare.json and gate.json record the same); with `confirm`, the
 // variants of regressed cells are measured a second time into `dir`/confirm and those
 // cells judged again on both runs (docs/ci.md).
 GateVerdict gate_compare(const RunResults& results, const Matrix& matrix, const std::filesystem::path& dir,
-                         const GateOptions& options, bool confirm, const std::vector<std::string>& command_line);
+                         const GateOptions& options, const VerdictSettings& settings, bool confirm,
+                         const std::vector<std::string>& command_line);
 
 }  // namespace abench

@@ -35,7 +35,6 @@
 #include "src/verdict/change_rule.h"
 #include "src/run/worker_registry.h"
 #include "src/util/timestamp.h"
-#include "src/results/stored_matrix.h"
 
 namespace abench {
 namespace {
@@ -258,8 +257,9 @@ std::vector<std::string> command_line_to_parse(int argc, char** argv, std::strin
   return resume_command_line(*resume_dir, args[1], args[0]);
 }
 
-Matrix matrix_of_results(const nlohmann::json& results, const MeasureOptions& o, const std::vector<std::string>& built) {
-  Matrix m = matrix_as_stored(results, built);
+Matrix matrix_of_results(const Matrix& stored, const MeasureOptions& o, const std::vector<std::string>& built) {
+  Matrix m = stored;
+  for (const std::string& backend : m.backends) parse_backend(backend, built, "baseline's matrix");
   apply_overrides(m, o, built);
   check_formats(o.formats, m.protocol.measure);
   return m;

@@ -38,7 +38,7 @@ void use_paired_protocol(RunProtocol& protocol, const MeasureOptions& options, d
 // The matrix a results.json was measured with (its axes and protocol as run, seed
 // included), with the command line's values on top: a gate's fresh candidate is measured
 // exactly like its baseline unless told otherwise.
-Matrix matrix_of_results(const nlohmann::json& results, const MeasureOptions& options,
+Matrix matrix_of_results(const Matrix& stored, const MeasureOptions& options,
                          const std::vector<std::string>& built);
 
 // --out or results/<UTC time>-<name>; refuses a directory that already holds results,

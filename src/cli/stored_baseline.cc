@@ -67,9 +67,9 @@ std::vector<Variant> stored_worker_variants(const std::filesystem::path& workers
   return variants;
 }
 
-void use_side_by_side_protocol(Matrix& matrix, const MeasureOptions& measure) {
+void use_side_by_side_protocol(Matrix& matrix, const MeasureOptions& measure, double confidence) {
   matrix.protocol.counts = false;  // counts are not gated, and stored workers come without counters
-  use_paired_protocol(matrix.protocol, measure, CompareSettings{}.confidence);
+  use_paired_protocol(matrix.protocol, measure, confidence);
 }
 
 // The compare plan of the stored workers (baseline side) against the built ones.

@@ -37,8 +37,8 @@ std::vector<Variant> stored_worker_variants(const std::filesystem::path& workers
 
 // The protocol of a side-by-side measurement: no counting runs (counts are not gated, and
 // stored workers come without their counters) and at least 5 processes a side unless
-// --processes was given.
-void use_side_by_side_protocol(Matrix& matrix, const MeasureOptions& measure);
+// --processes was given: the rounds a verdict at `confidence` needs.
+void use_side_by_side_protocol(Matrix& matrix, const MeasureOptions& measure, double confidence);
 
 // The compare plan of the stored workers (baseline side) against the built ones, its
 // variants checked by starting each once (preflight). Throws UsageError.

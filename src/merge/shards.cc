@@ -11,11 +11,11 @@
 
 #include "harness/json_fields.h"
 #include "src/util/errors.h"
+#include "src/results/results_reader.h"
 #include "src/run/resume.h"
 #include "src/util/json_file.h"
 #include "src/util/names.h"
 #include "src/util/timestamp.h"
-#include "src/results/stored_matrix.h"
 
 namespace abench {
 namespace {
@@ -103,6 +103,7 @@ ShardResults read_shard(const std::filesystem::path& dir) {
     if (shard.json.at("shard").at("plan_ids").size() != shard.json.at("cells").size())
       throw UsageError(fmt::format("abench merge: {}: field 'shard.plan_ids' does not name one plan cell per cell",
                                    shard.path));
+    shard.results = results_from_json(shard.json, shard.path);
   } catch (const nlohmann::json::exception& e) {
     throw UsageError(fmt::format("abench merge: {} is not a shard's results: {}", shard.path, e.what()));
   } catch (const std::invalid_argument& e) {
@@ -182,35 +183,6 @@ std::vector<std::string> unsharded_command_line(const std::vector<std::string>& 
 namespace {
 
 // The plan's variants as results.json names them; each keeps its stored label.
-std::vector<Variant> variants_as_stored(const nlohmann::json& results) {
-  std::vector<Variant> variants;
-  for (const auto& v : results.at("variants")) {
-    Variant variant;
-    variant.name = v.at("label").get<std::string>();
-    variant.backend = v.at("backend").get<std::string>();
-    variant.policy = parse_policy(v.at("policy").get<std::string>(), "variants[].policy");
-    variant.plugin = v.value("plugin", "");
-    variant.preload = v.value("preload", "");
-    variant.exe = v.value("exe", "");
-    const nlohmann::json env = v.value("env", nlohmann::json::object());  // alive through the loop
-    for (const auto& [key, value] : env.items()) variant.env.emplace_back(key, value.get<std::string>());
-    variants.push_back(std::move(variant));
-  }
-  return variants;
-}
-
-CellSpec cell_spec_as_stored(const nlohmann::json& c, int id, const std::string& path) {
-  CellSpec spec;
-  spec.id = id;
-  spec.workload = parse_workload(c.at("workload").get<std::string>(), path);
-  spec.policy = parse_policy(c.at("policy").get<std::string>(), path);
-  spec.size = whole_number<std::size_t>(c.at("size"), "size");
-  spec.alignment = {whole_number<std::size_t>(c.at("requested_align"), "requested_align"),
-                    whole_number<std::size_t>(c.at("preferred_align"), "preferred_align")};
-  spec.live = whole_number<std::size_t>(c.at("live"), "live");
-  return spec;
-}
-
 // Lays a shard's cells into the whole plan's places (cell i at plan_ids[i]) and its workers
 // beside the others'. Refuses a cell that is not the plan's at that place, or is there twice.
 void lay_in_shard(RunResults& merged, const ShardResults& shard, std::vector<bool>& filled) {
@@ -219,12 +191,11 @@ void lay_in_shard(RunResults& merged, const ShardResults& shard, std::vector<boo
   const auto plan_ids = j.at("shard").at("plan_ids").get<std::vector<int>>();
   const std::size_t plan_cells = merged.cells.size();
   const std::size_t per_variant = plan_cells / std::max<std::size_t>(merged.plan.variants.size(), 1);
-  const MetricNames& names = metric_names(merged.protocol.measure);
-  const auto& cells = j.at("cells");
+  const std::vector<CellRecord>& cells = shard.results.cells;
   for (std::size_t i = 0; i < cells.size(); ++i) {
-    const auto& c = cells[i];
+    const CellRecord& stored = cells[i];
     const int id = plan_ids[i];
-    const auto label = c.at("variant").get<std::string>();
+    const std::string label = shard.results.plan.variants[stored.cell.variant].label();
     const auto& variants = merged.plan.variants;
     const auto v = std::find_if(variants.begin(), variants.end(), [&](const Variant& x) { return x.label() == label; });
     const std::size_t variant = static_cast<std::size_t>(v - variants.begin());
@@ -234,8 +205,9 @@ void lay_in_shard(RunResults& merged, const ShardResults& shard, std::vector<boo
                                    "measured by two shards; nothing was merged", shard.path, i, id));
     filled[static_cast<std::size_t>(id)] = true;
     CellRecord& record = merged.cells[static_cast<std::size_t>(id)];
-    record.cell = {cell_spec_as_stored(c, id, shard.path), variant};
-    restore_cell(record, c, names);
+    record.cell = {stored.cell.spec, variant};
+    record.cell.spec.id = id;
+    take_measurements(record, stored);
     record.shard = shard.index;
     record.machine_fingerprint = machine;
   }
@@ -246,7 +218,7 @@ void lay_in_shard(RunResults& merged, const ShardResults& shard, std::vector<boo
     w["shard"] = shard.index;
     merged.earlier_workers.push_back(std::move(w));
   }
-  const auto hellos = hellos_as_stored(j);
+  const auto& hellos = shard.results.stored_hellos;
   for (std::size_t v = 0; v < hellos.size() && v < merged.stored_hellos.size(); ++v)
     if (!merged.stored_hellos[v] && hellos[v]) merged.stored_hellos[v] = hellos[v];
 }
@@ -260,13 +232,13 @@ RunResults merge_shards(const std::vector<ShardResults>& shards, const std::vect
   const nlohmann::json& first = in_order.front()->json;
   RunResults merged;
   try {
-    merged.matrix = matrix_as_stored(first, first.at("matrix").at("backends").get<std::vector<std::string>>());
+    merged.matrix = in_order.front()->results.matrix;
     merged.protocol = merged.matrix.protocol;
     merged.command_line = unsharded_command_line(first.at("command_line").get<std::vector<std::string>>());
     merged.run_id = random_run_id();  // each cell's two sides are of one shard's run: paired by round
     merged.complete = true;
     merged.plan.processes = merged.protocol.processes;
-    merged.plan.variants = variants_as_stored(first);
+    merged.plan.variants = in_order.front()->results.plan.variants;
     merged.stored_hellos.resize(merged.plan.variants.size());
 
     const std::size_t plan_cells = whole_number<std::size_t>(first.at("shard").at("plan_cells"), "shard.plan_cells");
@@ -302,8 +274,7 @@ RunResults merge_shards(const std::vector<ShardResults>& shards, const std::vect
     for (const CellRecord& record : merged.cells) merged.plan.cells.push_back(record.cell);
     // A compare's (or side-by-side gate's) variants pair up: 2p the baseline, 2p+1 its candidate.
     bool two_sided = false;
-    for (const ShardResults* s : in_order)
-      for (const auto& c : s->json.at("cells")) two_sided = two_sided || !c.value("side", "").empty();
+    for (const ShardResults* s : in_order) two_sided = two_sided || !s->results.plan.partner.empty();
     if (two_sided) {
       const std::size_t per_variant = plan_cells / std::max<std::size_t>(merged.plan.variants.size(), 1);
       merged.plan.partner.resize(plan_cells);

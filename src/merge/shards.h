@@ -17,6 +17,7 @@ struct ShardResults {
   std::filesystem::path dir;
   std::string path;      // the results.json read
   nlohmann::json json;   // all of it
+  RunResults results;    // as the one reader decodes it (src/results/results_reader.h)
   int index = 0, count = 0;
   std::string command;   // run, compare, gate or calibrate
 };

@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "src/util/errors.h"
-#include "src/results/result_file.h"
+#include "src/results/results_reader.h"
 #include "src/results/results.h"
 #include "src/util/json_file.h"
 
@@ -41,46 +41,40 @@ void read_judgement(const json& j, ReportChange& change) {
 }
 
 void read_results(const std::filesystem::path& file, ReportModel& model) {
-  // load_results_file validates schema, version and every cell's samples, with errors that name the field.
-  const StoredResults stored = load_results_file(file.string());
-  const json& j = stored.json;
-  Measure measure = Measure::time;
-  measure_named(j.at("protocol").value("measure", "time"), measure);
-  const MetricNames& names = metric_names(measure);
+  // The one reader validates every field and cross-reference, with errors that name the field.
+  const RunResults results = load_results(file.string());
+  const json j = read_json_file(file.string(), "the results file");  // the facts below: as recorded
+  const MetricNames& names = metric_names(results.protocol.measure);
   model.unit = names.column;
-  try {
-    for (const json& v : j.at("variants")) model.variants.push_back(v.at("label").get<std::string>());
-    for (const json& c : j.at("cells")) {
-      ReportCell cell;
-      cell.variant = text_at(c, "variant");
-      cell.side = text_at(c, "side");
-      cell.backend = c.at("backend").get<std::string>();
-      cell.policy = c.at("policy").get<std::string>();
-      cell.workload = c.at("workload").get<std::string>();
-      cell.size = c.at("size").get<std::uint64_t>();
-      cell.requested_align = c.at("requested_align").get<std::uint64_t>();
-      cell.preferred_align = c.at("preferred_align").get<std::uint64_t>();
-      cell.live = c.at("live").get<std::uint64_t>();
-      cell.status = c.at("status").get<std::string>();
-      if (c.contains("errors") && c["errors"].is_array() && !c["errors"].empty())
-        cell.error = fact_text(c["errors"][0]);
-      else if (c.contains("refusal") && c["refusal"].is_string())
-        cell.error = c["refusal"].get<std::string>();
-      cell.value = number_at(c, names.per_op);
-      cell.process_min = number_at(c, names.process_min);
-      cell.process_max = number_at(c, names.process_max);
-      for (const json& p : c.at("processes")) {
-        cell.process_medians.push_back(p.at(names.process_median).get<double>());
-        cell.samples.push_back(p.at(names.samples).get<std::vector<double>>());
-      }
-      if (c.contains("counts") && c["counts"].is_object()) {
-        cell.final_request_bytes = number_at(c["counts"], "final_request_bytes_max");
-        cell.block_usable_bytes = number_at(c["counts"], "block_usable_bytes_max");
-      }
-      model.cells.push_back(std::move(cell));
+  for (const Variant& v : results.plan.variants) model.variants.push_back(v.label());
+  for (const CellRecord& record : results.cells) {
+    const CellSpec& spec = record.cell.spec;
+    const CellSummary s = summarize(record, results.protocol.processes, results.protocol.measure);
+    ReportCell cell;
+    cell.variant = results.plan.variants[record.cell.variant].label();
+    cell.side = side_of(results, record);
+    cell.backend = results.plan.variants[record.cell.variant].backend;
+    cell.policy = name_of(spec.policy);
+    cell.workload = name_of(spec.workload);
+    cell.size = spec.size;
+    cell.requested_align = spec.alignment.requested;
+    cell.preferred_align = spec.alignment.preferred;
+    cell.live = spec.live;
+    cell.status = name_of(s.status);
+    if (!record.failures.empty()) cell.error = record.failures.front();
+    else if (!record.refusal.empty()) cell.error = record.refusal;
+    cell.value = s.ns_per_op;
+    cell.process_min = s.process_min_ns;
+    cell.process_max = s.process_max_ns;
+    for (const ProcessMeasurement& p : record.processes) {
+      cell.process_medians.push_back(p.median_ns_per_op);
+      cell.samples.push_back(p.sample_ns_per_op);
     }
-  } catch (const json::exception& e) {
-    throw UsageError(fmt::format("{}: malformed results: {}", file.string(), e.what()));
+    if (record.counts) {
+      cell.final_request_bytes = static_cast<double>(record.counts->final_request_bytes_max);
+      cell.block_usable_bytes = static_cast<double>(record.counts->block_usable_bytes_max);
+    }
+    model.cells.push_back(std::move(cell));
   }
   const json& protocol = j.at("protocol");
   const json& conditions = j.at("conditions");

@@ -13,6 +13,28 @@ std::string side_of(const RunResults& results, const CellRecord& cell) {
   return cell.cell.variant % 2 == 0 ? "baseline" : "candidate";
 }
 
+void take_measurements(CellRecord& into, const CellRecord& from) {
+  into.processes = from.processes;
+  into.failures = from.failures;
+  into.refusal = from.refusal;
+  into.counts = from.counts;
+  into.counts_unavailable = from.counts_unavailable;
+  into.rounds_done = from.rounds_done;
+  into.counting_done = from.counting_done;
+}
+
+ProcessSamples samples_of(const CellRecord& cell) {
+  ProcessSamples processes;
+  for (const auto& p : cell.processes) processes.push_back(p.sample_ns_per_op);
+  return processes;
+}
+
+std::string cell_key(const RunResults& results, const CellRecord& cell) {
+  const CellSpec& s = cell.cell.spec;
+  return fmt::format("{}/{}/{}/{}/{}:{}/{}", results.plan.variants[cell.cell.variant].backend, name_of(s.policy),
+                     name_of(s.workload), s.size, s.alignment.requested, s.alignment.preferred, s.live);
+}
+
 std::string_view name_of(CellStatus status) {
   switch (status) {
     case CellStatus::pending: return "pending";

@@ -15,6 +15,7 @@
 #include "src/results/launch_outcome.h"
 #include "src/plan/matrix.h"
 #include "src/plan/plan.h"
+#include "src/stats/statistics.h"
 
 namespace abench {
 
@@ -124,6 +125,17 @@ std::string_view name_of(CellStatus status);
 
 // "baseline" or "candidate" for a cell of a compare's run (variants alternate), "" otherwise.
 std::string side_of(const RunResults& results, const CellRecord& cell);
+
+// What `from` measured (processes, failures, refusal, counts, rounds done) laid into `into`,
+// a cell of the same work in another plan (a resumed run's, a merge's).
+void take_measurements(CellRecord& into, const CellRecord& from);
+
+// Each process's samples, as the statistics read them.
+ProcessSamples samples_of(const CellRecord& cell);
+
+// What a cell is, across files: "backend/policy/workload/size/R:P/live" (gate files, noise
+// floors and thresholds name cells by it).
+std::string cell_key(const RunResults& results, const CellRecord& cell);
 
 // Allocator version and malloc object reported by the first worker of each variant.
 const WorkerHello* hello_of_variant(const RunResults& results, std::size_t variant);

@@ -12,8 +12,8 @@ Matrix matrix_as_stored(const nlohmann::json& results, const std::vector<std::st
   try {
     const auto& axes = results.at("matrix");
     const auto& p = results.at("protocol");
-    const std::string where = "baseline's matrix";
-    m.name = checked_name(axes.value("name", "baseline"), "the baseline's field 'matrix.name'");
+    const std::string where = "field 'matrix'";
+    m.name = checked_name(axes.value("name", "baseline"), "field 'matrix.name'");
     m.path = axes.value("path", "");
     m.description = axes.value("description", "");
     for (const auto& b : axes.at("backends")) m.backends.push_back(parse_backend(b.get<std::string>(), built, where));
@@ -26,7 +26,7 @@ Matrix matrix_as_stored(const nlohmann::json& results, const std::vector<std::st
       m.entry_set = parse_entry_set(axes["entry"].get<std::string>(), where);
     RunProtocol& r = m.protocol;
     if (!measure_named(p.value("measure", "time"), r.measure))
-      throw UsageError(fmt::format("the baseline's results.json: field 'protocol.measure' is not one of {}", kMeasureNames));
+      throw UsageError(fmt::format("field 'protocol.measure' is not one of {}", kMeasureNames));
     r.min_batch_ms = p.at("min_batch_ms").get<double>();
     r.samples = p.at("samples").get<int>();
     r.processes = p.at("processes").get<int>();
@@ -50,7 +50,7 @@ Matrix matrix_as_stored(const nlohmann::json& results, const std::vector<std::st
       r.interval_confidence = adaptive.at("confidence").get<double>();
     }
   } catch (const nlohmann::json::exception& e) {
-    throw UsageError(std::string("the baseline's results.json lacks its matrix or protocol: ") + e.what());
+    throw UsageError(std::string("malformed results: its matrix or protocol: ") + e.what());
   }
   return m;
 }

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <set>
 
-#include "src/verdict/compare.h"
+#include "src/verdict/pairing.h"
 #include "src/stats/rank_intervals.h"
 #include "src/util/interrupt.h"
 
@@ -59,7 +59,7 @@ std::optional<double> interval_width(const RunResults& results, int id, double c
   }
   const CellRecord& partner = results.cells[static_cast<std::size_t>(results.plan.partner[static_cast<std::size_t>(id)])];
   if (!measured(results, cell) || !measured(results, partner)) return std::nullopt;
-  const Judgement j = judge_change(sides_of_pair(results, cell, partner), confidence, 0);
+  const Judgement j = judge_change(pair_in_run(results, cell, partner).sides(), confidence, 0);
   if (j.coverage < confidence || !std::isfinite(j.low) || !std::isfinite(j.high)) return kUnreached;
   return j.high - j.low;
 }

@@ -39,12 +39,6 @@ struct OrchestratorHooks {
       [](std::size_t, std::size_t, const std::string&) {};
 };
 
-WorkerRequest make_worker_request(const RunResults& results, const Job& job);
-// The worker process for a job: its variant's executable, environment and preload; with a
-// pace descriptor, one of a paced pair (src/run/batch_pacer.h).
-LaunchRequest make_launch_request(const RunResults& results, const Job& job, const OrchestratorHooks& hooks,
-                                  int pace_fd = -1);
-
 // Empty records for every cell of the plan.
 void lay_out_cells(RunResults& results);
 

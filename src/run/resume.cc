@@ -7,62 +7,9 @@
 #include "harness/json_fields.h"
 #include "src/util/errors.h"
 #include "src/util/json_file.h"
+#include "src/results/results_reader.h"
 
 namespace abench {
-namespace {
-
-ProcessMeasurement measurement_from(const nlohmann::json& p, const MetricNames& names) {
-  ProcessMeasurement m;
-  m.round = whole_number<int>(p.at("round"), "round") - 1;
-  m.pid = whole_number<long>(p.at("pid"), "pid");
-  m.cpu = whole_number<int>(p.at("cpu"), "cpu");
-  m.seed = whole_number<std::uint64_t>(p.at("seed"), "seed");
-  m.iterations = whole_number<std::uint64_t>(p.at("iterations"), "iterations");
-  m.warmup_batches = whole_number<int>(p.at("warmup_batches"), "warmup_batches");
-  m.warm = p.value("warm", true);
-  if (p.contains("sample_iterations")) read_field(p, "sample_iterations", m.sample_iterations);
-  m.median_ns_per_op = p.at(names.process_median).get<double>();
-  m.sample_ns_per_op = p.at(names.samples).get<std::vector<double>>();
-  if (p.contains("data_accesses_per_op")) m.data_accesses_per_op = p["data_accesses_per_op"].get<double>();
-  if (p.contains("counter_samples_per_op"))
-    m.counter_samples_per_op = p["counter_samples_per_op"].get<std::map<std::string, std::vector<double>>>();
-  return m;
-}
-
-}  // namespace
-
-void restore_cell(CellRecord& cell, const nlohmann::json& c, const MetricNames& names) {
-  for (const auto& p : c.at("processes")) cell.processes.push_back(measurement_from(p, names));
-  cell.failures = c.at("errors").get<std::vector<std::string>>();
-  if (c.value("refusal", nlohmann::json()).is_string()) cell.refusal = c["refusal"].get<std::string>();
-  if (c.at("counts").is_object()) {
-    nlohmann::json counts = c["counts"];
-    counts["id"] = cell.cell.spec.id;
-    counts["status"] = "ok";
-    cell.counts = counts.get<CellCounts>();
-  }
-  if (c.at("counts_unavailable").is_string()) cell.counts_unavailable = c["counts_unavailable"].get<std::string>();
-  std::vector<int> rounds;
-  read_field(c, "finished_rounds", rounds);
-  for (int round : rounds) cell.rounds_done.push_back(round - 1);
-  cell.counting_done = c.at("counting_finished").get<bool>();
-}
-
-std::vector<std::optional<WorkerHello>> hellos_as_stored(const nlohmann::json& stored) {
-  std::vector<std::optional<WorkerHello>> hellos;
-  for (const auto& v : stored.at("variants")) {
-    if (!v.contains("malloc_object")) {  // no worker of this variant started
-      hellos.emplace_back();
-      continue;
-    }
-    WorkerHello h;
-    h.backend = v.at("backend").get<std::string>();
-    for (const StoredHelloField& field : kStoredHelloFields) h.*field.member = v.value(field.key, "");
-    hellos.push_back(std::move(h));
-  }
-  return hellos;
-}
-
 std::vector<std::string> without_options(const std::vector<std::string>& line,
                                          std::initializer_list<std::string_view> options) {
   std::vector<std::string> kept;
@@ -103,32 +50,27 @@ std::vector<std::string> resume_command_line(const std::filesystem::path& dir, c
   }
 }
 
-void restore_finished(RunResults& results, const nlohmann::json& stored, const std::string& path) {
-  try {
-    const auto& cells = stored.at("cells");
-    if (cells.size() != results.cells.size())
-      throw UsageError(fmt::format("--resume: {} has {} cells, the same command plans {} now (did the matrix file "
-                                   "change?); nothing was run", path, cells.size(), results.cells.size()));
-    const MetricNames& names = metric_names(results.protocol.measure);
-    for (std::size_t i = 0; i < cells.size(); ++i) {
-      const auto& c = cells[i];
-      CellRecord& cell = results.cells[i];
-      const std::string label = results.plan.variants[cell.cell.variant].label();
-      if (whole_number<int>(c.at("id"), "id") != cell.cell.spec.id || c.at("variant").get<std::string>() != label ||
-          whole_number<std::size_t>(c.at("size"), "size") != cell.cell.spec.size || whole_number<std::size_t>(c.at("live"), "live") != cell.cell.spec.live)
-        throw UsageError(fmt::format("--resume: cell {} of {} is not the cell the same command plans now (did the "
-                                     "matrix file change?); nothing was run", i, path));
-      restore_cell(cell, c, names);
-    }
-    results.earlier_workers = stored.at("workers");
-    results.stored_hellos = hellos_as_stored(stored);
-    results.run_id = stored.at("run_id").get<std::string>();  // rounds pair within one run id
-    results.started_at = stored.at("started_at").get<std::string>();
-  } catch (const nlohmann::json::exception& e) {
-    throw UsageError(fmt::format("--resume: {} cannot be resumed: {}", path, e.what()));
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(fmt::format("--resume: {} cannot be resumed: {}", path, e.what()));
+void restore_finished(RunResults& results, const nlohmann::json& json, const std::string& path) {
+  const RunResults stored = results_from_json(json, path);
+  if (stored.cells.size() != results.cells.size())
+    throw UsageError(fmt::format("--resume: {} has {} cells, the same command plans {} now (did the matrix file "
+                                 "change?); nothing was run", path, stored.cells.size(), results.cells.size()));
+  for (std::size_t i = 0; i < stored.cells.size(); ++i) {
+    const CellRecord& done = stored.cells[i];
+    CellRecord& cell = results.cells[i];
+    const CellSpec& a = done.cell.spec;
+    const CellSpec& b = cell.cell.spec;
+    if (stored.plan.variants[done.cell.variant].label() != results.plan.variants[cell.cell.variant].label() ||
+        a.workload != b.workload || a.policy != b.policy || a.size != b.size || a.live != b.live ||
+        a.alignment.requested != b.alignment.requested || a.alignment.preferred != b.alignment.preferred)
+      throw UsageError(fmt::format("--resume: cell {} of {} is not the cell the same command plans now (did the "
+                                   "matrix file change?); nothing was run", i, path));
+    take_measurements(cell, done);
   }
+  results.earlier_workers = stored.earlier_workers;
+  results.stored_hellos = stored.stored_hellos;
+  results.run_id = stored.run_id;  // rounds pair within one run id
+  results.started_at = stored.started_at;
 }
 
 std::vector<Job> jobs_left(const RunResults& results) {

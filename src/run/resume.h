@@ -27,16 +27,9 @@ std::vector<std::string> without_options(const std::vector<std::string>& line,
                                          std::initializer_list<std::string_view> options);
 
 // Lays what the stored run finished into results, whose plan was built again from the
-// same command line: the same cells, or a UsageError (the matrix file changed since).
+// same command line: the same cells, or a UsageError (the matrix file changed since). The
+// stored file is read through the one reader (src/results/results_reader.h), validated.
 void restore_finished(RunResults& results, const nlohmann::json& stored, const std::string& path);
-
-// What a stored cell of results.json measured (processes, failures, refusal, counts,
-// rounds done), laid into a cell of the same plan. Throws nlohmann::json errors.
-void restore_cell(CellRecord& cell, const nlohmann::json& stored_cell, const MetricNames& names);
-
-// What the first worker of each stored variant said at start-up (allocator version,
-// malloc object, entry set...), as results.json keeps it; empty where none started.
-std::vector<std::optional<WorkerHello>> hellos_as_stored(const nlohmann::json& stored);
 
 // The plan's jobs, each without the cells it already finished; jobs with none left dropped.
 std::vector<Job> jobs_left(const RunResults& results);

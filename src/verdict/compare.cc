@@ -5,34 +5,9 @@
 
 #include <fmt/format.h>
 
+#include "src/verdict/pairing.h"
+
 namespace abench {
-namespace {
-
-ProcessSamples samples_of(const CellRecord& record) {
-  ProcessSamples processes;
-  for (const auto& p : record.processes) processes.push_back(p.sample_ns_per_op);
-  return processes;
-}
-
-std::vector<int> rounds_of(const CellRecord& record) {
-  std::vector<int> rounds;
-  for (const auto& p : record.processes) rounds.push_back(p.round);
-  return rounds;
-}
-
-}  // namespace
-
-CellSides sides_of_pair(const RunResults& results, const CellRecord& before, const CellRecord& after) {
-  CellSides sides;
-  sides.before = samples_of(before);
-  sides.after = samples_of(after);
-  sides.before_rounds = rounds_of(before);
-  sides.after_rounds = rounds_of(after);
-  sides.exact_metric = results.protocol.measure == Measure::instructions;
-  sides.samples_paired = results.protocol.interleave_batches;
-  return sides;
-}
-
 std::string_view name_of(Verdict v) {
   switch (v) {
     case Verdict::slower: return "slower";
@@ -66,7 +41,7 @@ std::string allocator_of(const RunResults& results, std::size_t variant) {
 }
 }  // namespace
 
-Comparison compare_results(const RunResults& results, const CompareSettings& settings) {
+Comparison compare_results(const RunResults& results, const VerdictSettings& settings) {
   Comparison c;
   c.settings = settings;
   c.measure = results.protocol.measure;
@@ -86,32 +61,30 @@ Comparison compare_results(const RunResults& results, const CompareSettings& set
   }
 
   std::map<std::string, std::vector<double>> log_ratios;
-  for (const CellRecord& before : results.cells) {
-    if (before.cell.variant % 2 != 0) continue;
-    const CellRecord& after = results.cells[static_cast<std::size_t>(plan.partner[static_cast<std::size_t>(before.cell.spec.id)])];
+  for (const CellPair& pair : pair_sides(results)) {
     CompareRow row;
-    row.pair = before.cell.variant / 2;
-    row.spec = before.cell.spec;
-    row.before_cell = before.cell.spec.id;
-    row.after_cell = after.cell.spec.id;
-    row.before_counts = before.counts;
-    row.after_counts = after.counts;
-    if (!before.counts_unavailable.empty()) row.counts_unavailable = "baseline: " + before.counts_unavailable;
-    else if (!after.counts_unavailable.empty()) row.counts_unavailable = "candidate: " + after.counts_unavailable;
-    const CellSummary b = summarize(before, c.processes), a = summarize(after, c.processes);
+    row.pair = pair.variant_pair;
+    row.spec = pair.before_cell->cell.spec;
+    row.before_cell = pair.before_cell->cell.spec.id;
+    row.after_cell = pair.after_cell->cell.spec.id;
+    row.before_counts = pair.before_cell->counts;
+    row.after_counts = pair.after_cell->counts;
+    if (!pair.before_cell->counts_unavailable.empty()) row.counts_unavailable = "baseline: " + pair.before_cell->counts_unavailable;
+    else if (!pair.after_cell->counts_unavailable.empty()) row.counts_unavailable = "candidate: " + pair.after_cell->counts_unavailable;
+    const CellSummary& b = pair.before_summary;
+    const CellSummary& a = pair.after_summary;
     row.before_ns = b.ns_per_op;
     row.after_ns = a.ns_per_op;
     row.before_min = b.process_min_ns;
     row.before_max = b.process_max_ns;
     row.after_min = a.process_min_ns;
     row.after_max = a.process_max_ns;
-    if (b.status != CellStatus::ok || a.status != CellStatus::ok) {
-      row.problem = b.status != CellStatus::ok ? "baseline: " + b.error : "candidate: " + a.error;
-      if (row.problem.size() < 12) row.problem += "not measured";
+    if (!pair.problem.empty()) {
+      row.problem = pair.problem;
     } else {
       // The two sides of a compare ran round by round: paired by round, and sample by sample
       // when the pairs took turns batch by batch.
-      row.judgement = judge_change(sides_of_pair(results, before, after), settings.confidence, settings.min_effect);
+      row.judgement = judge_change(pair.sides(), settings.confidence, settings.min_effect);
       switch (row.judgement->call) {
         case Call::slower: row.verdict = Verdict::slower; break;
         case Call::faster: row.verdict = Verdict::faster; break;

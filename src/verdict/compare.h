@@ -15,8 +15,11 @@
 
 namespace abench {
 
-struct CompareSettings {
-  double min_effect = 0.01;   // a change smaller than this is never called significant
+// What every verdict is judged with, compare's and the gate's alike: the confidence of the
+// interval, and compare's bar (the gate's bar is its thresholds and noise floors). Both
+// compare.json and gate.json record it.
+struct VerdictSettings {
+  double min_effect = 0.01;   // compare: a change smaller than this is never called significant
   double confidence = 0.95;
 };
 
@@ -38,7 +41,7 @@ struct CompareRow {
 };
 
 struct Comparison {
-  CompareSettings settings;
+  VerdictSettings settings;
   Measure measure = Measure::time;  // what the figures are (metric_names)
   bool samples_paired = false;  // each round's two processes took turns batch by batch
   int processes = 0;  // rounds every cell had; with adaptive rounds, the first of them
@@ -66,11 +69,8 @@ struct CompareTally {
 };
 CompareTally tally_of(const Comparison& c);
 
-// A compared cell's two sides as the rule reads them: each process's samples and round.
-CellSides sides_of_pair(const RunResults& results, const CellRecord& before, const CellRecord& after);
-
 // results must come from make_compare_plan (variant 2p baseline, 2p+1 candidate).
-Comparison compare_results(const RunResults& results, const CompareSettings& settings);
+Comparison compare_results(const RunResults& results, const VerdictSettings& settings);
 
 // "change", "interval", "coverage", "paired" in j, or nulls and "problem" without them.
 void put_change(nlohmann::json& j, const std::optional<Judgement>& judgement, const std::string& problem);

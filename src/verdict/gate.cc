@@ -109,25 +109,11 @@ int GateVerdict::exit_code() const {
   return kExitOk;
 }
 
-namespace {
-// A time or a count per operation is a positive finite number; anything else in a file
-// means it was not measured (or was edited), and a change computed from it (+inf%, -nan%)
-// must not pass or fail anything.
-std::string unjudgeable_figure(const GatePair& pair) {
-  for (const auto* side : {&pair.before, &pair.after})
-    for (const auto& process : *side)
-      for (double figure : process)
-        if (!std::isfinite(figure) || figure <= 0)
-          return fmt::format("the {} holds {} {}: only positive finite figures can be judged",
-                             side == &pair.before ? "baseline" : "candidate", figure, pair.metric);
-  return "";
-}
-}  // namespace
-
-GateVerdict evaluate_gate(const std::vector<GatePair>& pairs, const GateRules& rules,
-                          const std::map<std::string, double>& noise_floors, const CompareSettings& settings) {
+GateVerdict evaluate_gate(const std::vector<CellPair>& pairs, const GateRules& rules,
+                          const std::map<std::string, double>& noise_floors, const VerdictSettings& settings) {
   GateVerdict verdict;
-  for (const GatePair& pair : pairs) {
+  verdict.confidence = settings.confidence;
+  for (const CellPair& pair : pairs) {
     GateCell cell;
     cell.key = pair.key;
     cell.metric = pair.metric;
@@ -142,13 +128,9 @@ GateVerdict evaluate_gate(const std::vector<GatePair>& pairs, const GateRules& r
     if (auto n = noise_floors.find(pair.key); n != noise_floors.end()) cell.noise_floor = n->second;
     cell.applied = std::max(cell.threshold, rules.noise_multiplier * cell.noise_floor);
     if (!pair.problem.empty() || pair.before.empty() || pair.after.empty()) {
-      cell.problem = pair.problem.empty() ? "no samples" : pair.problem;
-    } else if (const std::string bad = unjudgeable_figure(pair); !bad.empty()) {
-      cell.problem = bad;  // a zero, negative or non-finite figure: nothing a ratio can judge
+      cell.problem = pair.problem.empty() ? "no samples" : pair.problem;  // the pairing's guards
     } else {
-      const CellSides sides{pair.before, pair.after, pair.before_rounds, pair.after_rounds, pair.instructions,
-                            pair.samples_paired};
-      cell.judgement = judge_change(sides, settings.confidence, cell.applied);
+      cell.judgement = judge_change(pair.sides(), settings.confidence, cell.applied);
       switch (cell.judgement->call) {
         case Call::slower: cell.outcome = GateOutcome::regression; break;
         case Call::faster: cell.outcome = GateOutcome::improvement; break;
@@ -192,7 +174,8 @@ std::string gate_markdown(const GateVerdict& v) {
   if (v.cells.empty()) out += "No cell to judge: a gate over nothing does not pass.\n\n";
   std::set<std::string> metrics;
   for (const GateCell& c : v.cells) metrics.insert(c.metric);
-  for (const std::string& m : metrics) out += "Judged on " + m + ": change = candidate/baseline − 1.\n\n";
+  for (const std::string& m : metrics)
+    out += fmt::format("Judged on {}: change = candidate/baseline − 1, {:g}% intervals.\n\n", m, v.confidence * 100);
   out += "| cell | change | interval | threshold | noise floor | applied | result |\n|---|--:|---|--:|--:|--:|---|\n";
   for (const GateCell& c : v.cells) {
     const std::string change = c.judgement ? fmt::format("{:+.2f}%", c.judgement->change * 100) : "-";
@@ -223,6 +206,7 @@ nlohmann::json gate_json(const GateVerdict& v) {
     cells.push_back(std::move(j));
   }
   return {{"schema", "abench.gate"},        {"schema_version", 1},
+          {"confidence", v.confidence},
           {"exit_code", v.exit_code()},     {"regressions", v.regressions},
           {"improvements", v.improvements}, {"unchanged", v.unchanged},
           {"undecided", v.undecided},       {"failed", v.failed},
@@ -236,6 +220,10 @@ GateVerdict gate_verdict_from_json(const nlohmann::json& j, const std::string& p
   try {
     if (j.value("schema", "") != "abench.gate")
       throw UsageError(fmt::format("{}: field 'schema' is not \"abench.gate\"", path));
+    // Files before the confidence was recorded were judged at compare's default.
+    v.confidence = j.value("confidence", VerdictSettings{}.confidence);
+    if (!(v.confidence > 0.5 && v.confidence < 1))
+      throw UsageError(fmt::format("{}: field 'confidence' must lie between 0.5 and 1", path));
     for (const auto& c : j.at("cells")) {
       GateCell cell;
       cell.key = c.at("cell").get<std::string>();

@@ -53,14 +53,15 @@ struct GateCell {
 
 struct GateVerdict {
   std::vector<GateCell> cells;
+  double confidence = 0.95;  // of every cell's interval (VerdictSettings::confidence)
   int regressions = 0, improvements = 0, unchanged = 0, undecided = 0, failed = 0;
   std::vector<std::string> warnings;
   std::vector<std::string> notes;  // how the baseline was measured, and what that showed
   int exit_code() const;  // 3 failed or undecided cells, 1 regressions, 3 no cell at all, else 0
 };
 
-GateVerdict evaluate_gate(const std::vector<GatePair>& pairs, const GateRules& rules,
-                          const std::map<std::string, double>& noise_floors, const CompareSettings& settings);
+GateVerdict evaluate_gate(const std::vector<CellPair>& pairs, const GateRules& rules,
+                          const std::map<std::string, double>& noise_floors, const VerdictSettings& settings);
 
 // Sets the counts from the cells' outcomes (after cells were judged again).
 void recount(GateVerdict& verdict);

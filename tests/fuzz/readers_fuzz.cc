@@ -19,7 +19,8 @@
 #include "src/verdict/gate.h"
 #include "src/plan/matrix.h"
 #include "src/run/orchestrator.h"
-#include "src/results/result_file.h"
+#include "src/results/noise_file.h"
+#include "src/results/results_reader.h"
 #include "src/results/results_writers.h"
 #include "src/plan/variant.h"
 #include "src/verdict/pairing.h"
@@ -82,8 +83,11 @@ void worker_protocol(const std::string& text) {
 }
 
 void results_file(const std::string& text) {
-  const StoredResults r = load_results_file(as_file(text));
-  const GateVerdict verdict = evaluate_gate(pair_results(r, r), GateRules{}, {}, CompareSettings{});
+  const std::string path = as_file(text);
+  const RunResults r = load_results(path);
+  GateVerdict verdict = evaluate_gate(pair_sides(r), GateRules{}, {}, VerdictSettings{});
+  if (r.plan.partner.empty()) verdict = evaluate_gate(pair_results(r, path, r, path), GateRules{}, {}, VerdictSettings{});
+  (void)results_to_json(r).dump(2, ' ', false, nlohmann::json::error_handler_t::strict);
   (void)gate_json(verdict).dump();
   (void)gate_markdown(verdict);
 }

@@ -19,7 +19,8 @@
 
 #include "src/verdict/compare.h"
 #include "src/util/errors.h"
-#include "src/results/result_file.h"
+#include "src/results/noise_file.h"
+#include "src/results/results_reader.h"
 #include "src/verdict/change_rule.h"
 #include "src/verdict/pairing.h"
 
@@ -28,8 +29,8 @@ namespace {
 using namespace abench;
 
 // The rule's call on a pair with its candidate side multiplied by `factor`.
-Call call_of(const GatePair& pair, double factor, const CompareSettings& settings) {
-  CellSides sides{pair.before, pair.after, pair.before_rounds, pair.after_rounds, pair.instructions, pair.samples_paired};
+Call call_of(const CellPair& pair, double factor, const VerdictSettings& settings) {
+  CellSides sides = pair.sides();
   for (auto& process : sides.after)
     for (double& sample : process) sample *= factor;
   return judge_change(sides, settings.confidence, settings.min_effect).call;
@@ -50,11 +51,11 @@ int run(int argc, char** argv) {
     else factors.push_back(std::stod(arg));
   }
   if (factors.empty()) factors = {1.10, 1.05, 1.03};
-  StoredResults results = load_results_file(files.at(0));
-  for (std::size_t f = 1; f < files.size(); ++f) pool_rounds(results, load_results_file(files[f]));
-  std::vector<GatePair> pairs = pair_results(results, results);
-  std::erase_if(pairs, [](const GatePair& p) { return !p.problem.empty(); });
-  const CompareSettings settings;
+  RunResults results = load_results(files.at(0));
+  for (std::size_t f = 1; f < files.size(); ++f) pool_rounds(results, load_results(files[f]));
+  std::vector<CellPair> pairs = pair_sides(results);
+  std::erase_if(pairs, [](const CellPair& p) { return !p.problem.empty(); });
+  const VerdictSettings settings;
   std::set<std::string> workloads;
   for (const auto& p : pairs) workloads.insert(p.workload);
 

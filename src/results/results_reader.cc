@@ -1,0 +1,334 @@
+#include "src/results/results_reader.h"
+
+#include <csignal>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <tuple>
+
+#include <fmt/format.h>
+
+#include "harness/json_fields.h"
+#include "src/results/stored_matrix.h"
+#include "src/stats/statistics.h"
+#include "src/util/errors.h"
+#include "src/util/json_file.h"
+#include "src/util/text.h"
+
+namespace abench {
+namespace {
+
+// Where a value sits in the file ("cells[3].processes[0].round"), for error messages.
+class Field {
+ public:
+  Field(const std::string& path, const nlohmann::json& value, std::string name)
+      : path_(path), value_(value), name_(std::move(name)) {}
+
+  const nlohmann::json& json() const { return value_; }
+  const std::string& name() const { return name_; }
+  // For the parsers of matrix values, which say what is wrong after it.
+  std::string where() const { return fmt::format("{}: malformed results: field '{}'", path_, name_); }
+
+  [[noreturn]] void fail(const std::string& what) const {
+    throw UsageError(fmt::format("{}: malformed results: field '{}' {}", path_, name_, what));
+  }
+
+  Field at(const char* key) const {
+    if (!value_.is_object()) fail("must be an object");
+    if (!value_.contains(key)) throw UsageError(fmt::format("{}: malformed results: field '{}' is missing", path_, child(key)));
+    return Field(path_, value_[key], child(key));
+  }
+  bool has(const char* key) const { return value_.is_object() && value_.contains(key) && !value_[key].is_null(); }
+  Field at(std::size_t index) const { return Field(path_, value_[index], fmt::format("{}[{}]", name_, index)); }
+  // A member whose key is data (an environment variable, a perf event).
+  Field member(const std::string& key, const nlohmann::json& value) const { return Field(path_, value, name_ + "." + key); }
+
+  std::size_t size_of_list() const {
+    if (!value_.is_array()) fail("must be a list, got " + shown());
+    return value_.size();
+  }
+  std::string text() const {
+    if (!value_.is_string()) fail("must be a string, got " + shown());
+    return value_.get<std::string>();
+  }
+  std::string text_or_empty() const { return value_.is_null() ? std::string() : text(); }
+  bool flag() const {
+    if (!value_.is_boolean()) fail("must be true or false, got " + shown());
+    return value_.get<bool>();
+  }
+  template <class T>
+  T whole(T low, T high) const {
+    T v{};
+    try {
+      v = whole_number<T>(value_, name_.c_str());
+    } catch (const std::invalid_argument&) {
+      fail(fmt::format("must be a whole number from {} to {}, got {}", low, high, shown()));
+    }
+    if (v < low || v > high) fail(fmt::format("is {} (allowed: {} to {})", v, low, high));
+    return v;
+  }
+  // A figure abench measured: finite and not negative.
+  double figure() const {
+    if (!value_.is_number() || !std::isfinite(value_.get<double>()) || value_.get<double>() < 0)
+      fail("must be a finite number, not negative, got " + shown());
+    return value_.get<double>();
+  }
+  std::vector<double> figures() const {
+    std::vector<double> out(size_of_list());
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] = at(i).figure();
+    return out;
+  }
+  std::vector<std::string> texts() const {
+    std::vector<std::string> out(size_of_list());
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] = at(i).text();
+    return out;
+  }
+  std::string shown() const { return printable(value_.dump().substr(0, 60)); }
+
+ private:
+  std::string child(const char* key) const { return name_.empty() ? key : name_ + "." + key; }
+
+  const std::string& path_;
+  const nlohmann::json& value_;
+  std::string name_;
+};
+
+int signal_named(const Field& f) {
+  if (f.json().is_null()) return 0;
+  const std::string name = f.text();
+  for (int s = 1; s < NSIG; ++s)
+    if (const char* abbrev = sigabbrev_np(s); abbrev != nullptr && name == abbrev) return s;
+  f.fail(fmt::format("is '{}', not the name of a signal (INT, TERM, ...)", printable(name.substr(0, 40))));
+}
+
+Variant variant_from(const Field& v, std::optional<WorkerHello>& hello) {
+  Variant variant;
+  variant.name = v.at("label").text();
+  if (variant.name.empty()) v.at("label").fail("must not be empty");
+  variant.backend = parse_backend(v.at("backend").text(), known_backends(), v.at("backend").where());
+  variant.policy = parse_policy(v.at("policy").text(), v.at("policy").where());
+  variant.plugin = v.at("plugin").text();
+  variant.preload = v.at("preload").text();
+  variant.exe = v.at("exe").text();
+  const Field env = v.at("env");
+  if (!env.json().is_object()) env.fail("must be an object of NAME: value");
+  for (const auto& [key, value] : env.json().items())
+    variant.env.emplace_back(key, env.member(key, value).text());
+  if (v.has("malloc_object")) {  // a worker of this variant started and said who it was
+    WorkerHello h;
+    h.backend = variant.backend;
+    for (const StoredHelloField& field : kStoredHelloFields)
+      if (v.has(field.key)) h.*field.member = v.at(field.key).text();
+    hello = std::move(h);
+  }
+  return variant;
+}
+
+ProcessMeasurement process_from(const Field& p, const MetricNames& names, int max_round) {
+  ProcessMeasurement m;
+  m.round = p.at("round").whole<int>(1, max_round) - 1;
+  m.pid = p.at("pid").whole<long>(0, std::numeric_limits<int>::max());
+  m.cpu = p.at("cpu").whole<int>(-1, 1 << 20);
+  m.seed = p.at("seed").whole<std::uint64_t>(0, std::numeric_limits<std::uint64_t>::max());
+  m.iterations = p.at("iterations").whole<std::uint64_t>(0, std::numeric_limits<std::uint64_t>::max());
+  m.warmup_batches = p.at("warmup_batches").whole<int>(0, std::numeric_limits<int>::max());
+  if (p.has("warm")) m.warm = p.at("warm").flag();
+  m.sample_ns_per_op = p.at(names.samples).figures();
+  if (m.sample_ns_per_op.empty()) p.at(names.samples).fail("is empty: a process measured no sample");
+  // Recomputed, never taken from the file: the median a summary and a verdict use is the
+  // samples' own (the stored one is only checked to be a figure).
+  p.at(names.process_median).figure();
+  m.median_ns_per_op = median(m.sample_ns_per_op);
+  if (p.has("sample_iterations")) {
+    const Field counts = p.at("sample_iterations");
+    if (counts.size_of_list() != m.sample_ns_per_op.size())
+      counts.fail(fmt::format("has {} counts for {} samples", counts.size_of_list(), m.sample_ns_per_op.size()));
+    for (std::size_t i = 0; i < counts.size_of_list(); ++i)
+      m.sample_iterations.push_back(counts.at(i).whole<std::uint64_t>(0, std::numeric_limits<std::uint64_t>::max()));
+  }
+  if (p.has("data_accesses_per_op")) m.data_accesses_per_op = p.at("data_accesses_per_op").figure();
+  if (p.has("counter_samples_per_op")) {
+    const Field counters = p.at("counter_samples_per_op");
+    if (!counters.json().is_object()) counters.fail("must be an object of event: samples");
+    for (const auto& [event, samples] : counters.json().items())
+      m.counter_samples_per_op[event] = counters.member(event, samples).figures();
+  }
+  return m;
+}
+
+// The identity of a cell's work, whatever its side: what pairs a compare's two sides.
+using WorkKey = std::tuple<std::size_t, Workload, std::size_t, std::size_t, std::size_t, std::size_t>;
+WorkKey work_of(const PlannedCell& c) {
+  return {c.variant, c.spec.workload, c.spec.size, c.spec.alignment.requested, c.spec.alignment.preferred,
+          c.spec.live};
+}
+
+CellRecord cell_from(const Field& c, std::size_t index, const RunResults& r, const std::map<std::string, std::size_t>& labels,
+                     int max_round) {
+  CellRecord cell;
+  CellSpec& spec = cell.cell.spec;
+  spec.id = c.at("id").whole<int>(0, std::numeric_limits<int>::max());
+  if (static_cast<std::size_t>(spec.id) != index) c.at("id").fail(fmt::format("is {}, but the cell is cells[{}]", spec.id, index));
+  const std::string label = c.at("variant").text();
+  const auto variant = labels.find(label);
+  if (variant == labels.end())
+    c.at("variant").fail(fmt::format("is '{}', not the label of one of the file's variants", printable(label.substr(0, 80))));
+  cell.cell.variant = variant->second;
+  const Variant& v = r.plan.variants[variant->second];
+  if (c.at("backend").text() != v.backend)
+    c.at("backend").fail(fmt::format("is '{}' but its variant's backend is '{}'", printable(c.at("backend").text().substr(0, 40)), v.backend));
+  spec.policy = parse_policy(c.at("policy").text(), c.at("policy").where());
+  spec.workload = parse_workload(c.at("workload").text(), c.at("workload").where());
+  spec.size = parse_size(c.at("size").json(), c.at("size").where());
+  spec.alignment = parse_alignment(
+      nlohmann::json{{"requested", c.at("requested_align").json()}, {"preferred", c.at("preferred_align").json()}},
+      c.at("requested_align").where() + "/preferred_align");
+  spec.live = parse_live(c.at("live").json(), c.at("live").where());
+
+  const MetricNames& names = metric_names(r.protocol.measure);
+  const Field processes = c.at("processes");
+  for (std::size_t k = 0; k < processes.size_of_list(); ++k)
+    cell.processes.push_back(process_from(processes.at(k), names, max_round));
+  cell.failures = c.at("errors").texts();
+  cell.refusal = c.at("refusal").text_or_empty();
+  if (c.has("counts")) {
+    const Field counts = c.at("counts");
+    if (!counts.json().is_object()) counts.fail("must be an object or null");
+    nlohmann::json whole = counts.json();
+    whole["id"] = spec.id;
+    whole["status"] = "ok";
+    try {
+      cell.counts = whole.get<CellCounts>();
+    } catch (const std::exception& e) {
+      counts.fail(printable(e.what()));
+    }
+  }
+  cell.counts_unavailable = c.at("counts_unavailable").text_or_empty();
+  const Field rounds = c.at("finished_rounds");
+  for (std::size_t k = 0; k < rounds.size_of_list(); ++k) cell.rounds_done.push_back(rounds.at(k).whole<int>(1, max_round) - 1);
+  cell.counting_done = c.at("counting_finished").flag();
+  if (c.has("shard")) cell.shard = c.at("shard").whole<int>(1, 100000);
+  // The status is derived from what the cell holds, never taken from the file; a file whose
+  // status says otherwise was edited.
+  const std::string status = c.at("status").text();
+  const std::string_view derived = name_of(summarize(cell, r.protocol.processes, r.protocol.measure).status);
+  if (status != derived)
+    c.at("status").fail(fmt::format("is '{}' but the cell's processes, errors and refusal make it '{}'",
+                                    printable(status.substr(0, 20)), derived));
+  if (c.has("machine_fingerprint")) cell.machine_fingerprint = c.at("machine_fingerprint").text();
+  return cell;
+}
+
+// A compare's cells: variant 2p is pair p's baseline, 2p+1 its candidate, and each cell has
+// the cell of the same work on the other side as its partner.
+void pair_sides(const Field& cells, RunResults& r) {
+  bool sided = false;
+  for (std::size_t i = 0; i < r.cells.size(); ++i) {
+    const std::string side = cells.at(i).at("side").text();
+    const std::string expected = r.plan.variants.size() % 2 == 0 && !side.empty()
+                                     ? (r.cells[i].cell.variant % 2 == 0 ? "baseline" : "candidate")
+                                     : "";
+    if (i == 0) sided = !side.empty();
+    if (side != (sided ? expected : ""))
+      cells.at(i).at("side").fail(fmt::format("is '{}' (allowed here: '{}'): a compare's variants alternate "
+                                              "baseline, candidate; a run's cells have no side",
+                                              printable(side.substr(0, 20)), sided ? expected : ""));
+  }
+  if (!sided) return;
+  std::map<WorkKey, int> by_work;
+  for (const CellRecord& c : r.cells)
+    if (!by_work.emplace(work_of(c.cell), c.cell.spec.id).second)
+      cells.at(static_cast<std::size_t>(c.cell.spec.id)).fail("measures what another cell of its variant measures");
+  r.plan.partner.resize(r.cells.size());
+  for (const CellRecord& c : r.cells) {
+    PlannedCell other = c.cell;
+    other.variant ^= 1;
+    const auto partner = by_work.find(work_of(other));
+    if (partner == by_work.end())
+      cells.at(static_cast<std::size_t>(c.cell.spec.id)).fail("has no partner on the other side of its compare");
+    r.plan.partner[static_cast<std::size_t>(c.cell.spec.id)] = partner->second;
+  }
+}
+
+void read_shard(const Field& s, RunResults& r) {
+  PlanShard shard;
+  shard.count = s.at("count").whole<int>(1, 100000);
+  shard.index = s.at("index").whole<int>(1, shard.count);
+  shard.plan_cells = s.at("plan_cells").whole<std::size_t>(r.cells.size(), std::size_t{1} << 40);
+  const Field ids = s.at("plan_ids");
+  if (ids.size_of_list() != r.cells.size())
+    ids.fail(fmt::format("has {} ids for the file's {} cells", ids.size_of_list(), r.cells.size()));
+  for (std::size_t i = 0; i < ids.size_of_list(); ++i)
+    shard.plan_ids.push_back(ids.at(i).whole<int>(0, static_cast<int>(shard.plan_cells) - 1));
+  shard.expected_s = s.at("expected_s").figure();
+  shard.plan_expected_s = s.at("plan_expected_s").figure();
+  r.plan.shard = std::move(shard);
+}
+
+}  // namespace
+
+RunResults results_from_json(const nlohmann::json& j, const std::string& path) {
+  if (!j.is_object() || j.value("schema", "") != "abench.results")
+    throw UsageError(path + ": not an abench results file (field 'schema' is not \"abench.results\"; "
+                            "give the results.json written by abench run or compare)");
+  if (j.value("schema_version", 0) != kResultsSchemaVersion)
+    throw UsageError(fmt::format("{}: field 'schema_version' is {}, this abench reads version {}", path,
+                                 printable(j.value("schema_version", nlohmann::json(0)).dump().substr(0, 20)),
+                                 kResultsSchemaVersion));
+  const Field root(path, j, "");
+  RunResults r;
+  try {
+    r.matrix = matrix_as_stored(j, known_backends());
+  } catch (const UsageError& e) {
+    throw UsageError(fmt::format("{}: {}", path, e.what()));
+  }
+  r.protocol = r.matrix.protocol;
+  const Field protocol = root.at("protocol");
+  protocol.at("samples").whole<int>(1, 10000);
+  protocol.at("processes").whole<int>(1, 1000);
+  if (!(r.protocol.min_batch_ms > 0 && r.protocol.min_batch_ms <= 60000))
+    protocol.at("min_batch_ms").fail("must be a number of milliseconds from 0.001 to 60000");
+  if (!(r.protocol.interval_confidence > 0.5 && r.protocol.interval_confidence < 1))
+    protocol.at("until_interval").at("confidence").fail("must lie between 0.5 and 1");
+  // Rounds beyond the plan's come only from adaptive rounds (and the gate's confirmation,
+  // which pools two runs in memory, never in a file).
+  const int max_round = std::max(r.protocol.processes, r.protocol.max_rounds);
+  r.plan.processes = r.protocol.processes;
+
+  r.complete = root.at("complete").flag();
+  r.interrupted_by = signal_named(root.at("interrupted_by"));
+  r.started_at = root.at("started_at").text();
+  r.run_id = root.has("run_id") ? root.at("run_id").text() : "";
+  r.finished_at = root.at("finished_at").text_or_empty();
+  r.command_line = root.at("command_line").texts();
+  r.conditions = root.at("conditions").json();
+  if (!r.conditions.is_object()) root.at("conditions").fail("must be an object");
+
+  const Field variants = root.at("variants");
+  std::map<std::string, std::size_t> labels;
+  for (std::size_t v = 0; v < variants.size_of_list(); ++v) {
+    std::optional<WorkerHello> hello;
+    r.plan.variants.push_back(variant_from(variants.at(v), hello));
+    r.stored_hellos.push_back(std::move(hello));
+    if (!labels.emplace(r.plan.variants.back().name, v).second)
+      variants.at(v).at("label").fail("names two variants: labels tell variants apart");
+  }
+
+  const Field cells = root.at("cells");
+  for (std::size_t i = 0; i < cells.size_of_list(); ++i) {
+    r.cells.push_back(cell_from(cells.at(i), i, r, labels, max_round));
+    r.plan.cells.push_back(r.cells.back().cell);
+  }
+  pair_sides(cells, r);
+  r.earlier_workers = root.at("workers").json();
+  if (!r.earlier_workers.is_array()) root.at("workers").fail("must be a list");
+  if (root.has("shard")) read_shard(root.at("shard"), r);
+  if (root.has("merge")) r.merge = root.at("merge").json();
+  return r;
+}
+
+RunResults load_results(const std::string& path) {
+  return results_from_json(read_json_file(path, "the results file"), path);
+}
+
+}  // namespace abench

@@ -1,0 +1,127 @@
+// The one codec of results.json: what it writes it reads back into the same results (write
+// -> read -> write gives the same bytes), a file written by abench before this reader is read,
+// and what a file must not say (a field of the wrong type, out of range, not finite, a
+// cross-reference to nothing) is refused naming the file and the field.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <functional>
+#include <sstream>
+
+#include "src/results/results_reader.h"
+#include "src/results/results_writers.h"
+#include "src/util/errors.h"
+#include "src/verdict/compare.h"
+#include "tests/synthetic_results.h"
+
+namespace abench {
+namespace {
+
+std::string written(const RunResults& r) { return results_to_json(r).dump(2) + "\n"; }
+
+std::string error_reading(const nlohmann::json& j) {
+  try {
+    results_from_json(j, "results.json");
+  } catch (const UsageError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(ResultsCodec, WriteReadWriteGivesTheSameBytes) {
+  RunResults compare = testing::synthetic_compare(6, 1.1);
+  compare.cells[1].failures.push_back("worker old (round 2) killed by signal 11 (SIGSEGV) while running this cell");
+  compare.cells[2].counts_unavailable = "counting worker gave no reason";
+  CellCounts counts;
+  counts.ok = true;
+  counts.operations = 10;
+  counts.requests = counts.frees = 10;
+  counts.expected_requests_min = counts.expected_requests_max = counts.requests_min = counts.requests_max = 1;
+  counts.allocator_resident_source = "mallinfo2";
+  compare.cells[3].counts = counts;
+  compare.cells[3].counting_done = true;
+  compare.interrupted_by = 2;  // SIGINT
+  compare.complete = false;
+  const std::string first = written(compare);
+  const RunResults read = results_from_json(nlohmann::json::parse(first), "results.json");
+  EXPECT_EQ(written(read), first);
+  // The same cells, paired the same way: the verdicts of the file are the verdicts of the run.
+  ASSERT_EQ(read.plan.partner, compare.plan.partner);
+  const Comparison before = compare_results(compare, VerdictSettings{});
+  const Comparison after = compare_results(read, VerdictSettings{});
+  ASSERT_EQ(before.rows.size(), after.rows.size());
+  for (std::size_t i = 0; i < before.rows.size(); ++i) {
+    EXPECT_EQ(before.rows[i].verdict, after.rows[i].verdict);
+    EXPECT_EQ(before.rows[i].problem, after.rows[i].problem);
+  }
+  EXPECT_EQ(read.interrupted_by, 2);
+
+  // A run (no sides) the same.
+  RunResults run = compare;
+  run.plan.partner.clear();
+  const std::string run_text = written(run);
+  EXPECT_EQ(written(results_from_json(nlohmann::json::parse(run_text), "results.json")), run_text);
+}
+
+// Files written by abench built at 7aea1b6, before this reader (abench run --matrix quick
+// --backend system,jemalloc --workload allocate,grow --size 64 --align 256 --live 1
+// --processes 2 --samples 3 --min-batch-ms 1, and compare --baseline backend=system
+// --candidate backend=system,env=ABENCH_AA=1 over the same cells with compare's 6 rounds).
+TEST(ResultsCodec, ReadsFilesWrittenBeforeThisReader) {
+  for (const char* name : {"run", "compare"}) {
+    const std::string path = std::string(ABENCH_TEST_DATA) + "/results-7aea1b6-" + name + ".json";
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    const RunResults r = load_results(path);
+    EXPECT_EQ(r.cells.size(), 4u) << name;
+    EXPECT_EQ(written(r), text.str()) << name << ": read and written again, the file is unchanged";
+  }
+}
+
+TEST(ResultsCodec, RefusesWhatAFileMustNotSayNamingTheField) {
+  const nlohmann::json good = results_to_json(testing::synthetic_compare());
+  struct Case {
+    std::function<void(nlohmann::json&)> edit;
+    std::string must_mention;
+  };
+  const std::vector<Case> cases{
+      {[](auto& j) { j["cells"][1]["id"] = 7; }, "field 'cells[1].id' is 7, but the cell is cells[1]"},
+      {[](auto& j) { j["cells"][0]["variant"] = "nobody"; }, "field 'cells[0].variant' is 'nobody', not the label"},
+      {[](auto& j) { j["cells"][0]["backend"] = "jemalloc"; }, "field 'cells[0].backend' is 'jemalloc' but its variant's"},
+      {[](auto& j) { j["cells"][0]["workload"] = "shrink"; }, "field 'cells[0].workload'"},
+      {[](auto& j) { j["cells"][0]["processes"][0]["round"] = 7; }, "field 'cells[0].processes[0].round' is 7 (allowed: 1 to 6)"},
+      {[](auto& j) { j["cells"][0]["processes"][0]["samples_ns_per_op"][1] = -1; },
+       "field 'cells[0].processes[0].samples_ns_per_op[1]' must be a finite number, not negative"},
+      {[](auto& j) { j["cells"][0]["processes"][0]["sample_iterations"] = {1, 2}; },
+       "field 'cells[0].processes[0].sample_iterations' has 2 counts for 3 samples"},
+      {[](auto& j) { j["cells"][0]["status"] = "failed"; }, "field 'cells[0].status' is 'failed' but"},
+      {[](auto& j) { j["cells"][0]["side"] = "candidate"; }, "field 'cells[0].side' is 'candidate'"},
+      {[](auto& j) { j["cells"][0]["finished_rounds"] = {0}; }, "field 'cells[0].finished_rounds[0]' is 0"},
+      {[](auto& j) { j["variants"][1]["label"] = "old"; }, "field 'variants[1].label' names two variants"},
+      {[](auto& j) { j["interrupted_by"] = "NOPE"; }, "field 'interrupted_by' is 'NOPE'"},
+      {[](auto& j) { j["protocol"]["samples"] = 0; }, "field 'protocol.samples' is 0 (allowed: 1 to 10000)"},
+      {[](auto& j) { j["cells"][0].erase("processes"); }, "field 'cells[0].processes' is missing"},
+      {[](auto& j) { j["cells"].erase(j["cells"].begin() + 4); for (std::size_t i = 0; i < j["cells"].size(); ++i) j["cells"][i]["id"] = i; },
+       "has no partner on the other side"},
+  };
+  for (const Case& c : cases) {
+    nlohmann::json j = good;
+    c.edit(j);
+    const std::string error = error_reading(j);
+    EXPECT_NE(error.find("results.json: malformed results: "), std::string::npos) << error;
+    EXPECT_NE(error.find(c.must_mention), std::string::npos) << "expected: " << c.must_mention << "\ngot: " << error;
+  }
+  EXPECT_EQ(error_reading(good), "");
+}
+
+// The medians a summary and a verdict use are the samples' own, not what a file says.
+TEST(ResultsCodec, ProcessMediansAreRecomputedFromTheSamples) {
+  nlohmann::json j = results_to_json(testing::synthetic_compare());
+  j["cells"][0]["processes"][0]["median_ns_per_op"] = 1e9;
+  const RunResults r = results_from_json(j, "results.json");
+  EXPECT_DOUBLE_EQ(r.cells[0].processes[0].median_ns_per_op, median(r.cells[0].processes[0].sample_ns_per_op));
+}
+
+}  // namespace
+}  // namespace abench
