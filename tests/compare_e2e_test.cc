@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/cli_helpers.h"
+#include "tests/emulation.h"
 #include "tests/temp_dir.h"
 
 namespace abench {
@@ -268,6 +269,10 @@ TEST(CompareEndToEnd, UntilIntervalAddsRoundsUpToTheCapOnlyWhereAnIntervalIsStil
   // 100%: an A/A interval of allocate's 2 ms batches from 6 rounds is never that wide, even on
   // a busy machine (append 4096 at 0.2 ms reached 94% here).
   for (const auto& [target, rounds] : {std::pair{"0.01", 8u}, std::pair{"100", 6u}}) {
+    // The first target holds anywhere (no interval is 0.01% wide); the second is a claim
+    // about timing, which emulation breaks (a 6-round A/A interval wider than 100% under
+    // qemu at 7aea1b6).
+    if (std::string(target) == "100") ABENCH_SKIP_UNDER_EMULATION("a 6-round A/A interval narrower than 100% is a timing claim");
     const auto out = dir.path() / (std::string("cmp-") + target);
     const CliResult r = run_cli({"compare", "--baseline", "backend=system", "--candidate", "backend=system,label=again",
                                  "--matrix", "quick", "--workload", "allocate", "--size", "64,4096", "--align", "256",

@@ -4,6 +4,7 @@
 
 #include "src/util/errors.h"
 #include "src/verdict/gate.h"
+#include "src/verdict/gate_file.h"
 #include "src/results/noise_file.h"
 #include "src/results/results_reader.h"
 #include "tests/synthetic_results.h"

@@ -137,13 +137,11 @@ int calibrate_command(const CalibrateOptions& o, const std::vector<std::string>&
         if (i != j) floor = std::max(floor, std::fabs(values[i] / values[j] - 1));
     largest_change[key] = floor;
   }
-  nlohmann::json cells = nlohmann::json::object();
   std::vector<double> floors;
-  for (const auto& [key, floor] : largest_change) {
-    cells[key] = floor;
-    floors.push_back(floor);
-  }
-  nlohmann::json noise{
+  for (const auto& [key, floor] : largest_change) floors.push_back(floor);
+  NoiseFile noise;
+  noise.floors = largest_change;
+  noise.about = {
       {"schema", "abench.noise"},
       {"schema_version", 1},
       {"method", side_by_side ? "largest |change| between the two sides of interleaved A/A runs of the stored "
@@ -152,17 +150,18 @@ int calibrate_command(const CalibrateOptions& o, const std::vector<std::string>&
                                 "baseline of that name included)"},
       {"runs", o.runs},
       {"processes", matrix.protocol.processes},
-      {"conditions", conditions},
-      {"cells", cells}};
+      {"conditions", conditions}};
   if (plan.shard) {
     // Part of the floors: stored only when abench merge has them all.
-    noise["shard"] = {{"index", plan.shard->index}, {"count", plan.shard->count}};
-    noise["baseline"] = o.save_noise;
-  } else {
-    std::filesystem::create_directories(store);
-    write_file_atomically(store / "noise.json", noise.dump(2) + "\n");
+    noise.about["shard"] = {{"index", plan.shard->index}, {"count", plan.shard->count}};
+    noise.about["baseline"] = o.save_noise;
   }
-  write_file_atomically(dir / "noise.json", noise.dump(2) + "\n");
+  const std::string text = noise_to_json(noise).dump(2) + "\n";
+  if (!plan.shard) {
+    std::filesystem::create_directories(store);
+    write_file_atomically(store / "noise.json", text);
+  }
+  write_file_atomically(dir / "noise.json", text);
   std::sort(floors.begin(), floors.end());
   if (!floors.empty())
     fmt::print("noise floors of {} cells over {} {}: median {:.2f}%, 90th percentile {:.2f}%, largest {:.2f}%\n",

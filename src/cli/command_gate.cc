@@ -13,6 +13,7 @@
 #include "src/util/errors.h"
 #include "src/exports/format_registry.h"
 #include "src/verdict/gate.h"
+#include "src/verdict/gate_file.h"
 #include "src/cli/gate_report.h"
 #include "src/cli/measure.h"
 #include "src/run/preflight.h"

@@ -14,6 +14,7 @@
 #include "src/util/errors.h"
 #include "src/exports/format_registry.h"
 #include "src/cli/gate_report.h"
+#include "src/verdict/gate_file.h"
 #include "src/cli/measure.h"
 #include "src/merge/shards.h"
 #include "src/run/progress.h"
@@ -86,32 +87,31 @@ GateVerdict merged_gate(const std::vector<ShardResults>& shards, const RunResult
 
 // calibrate's shards: the noise floors of all their cells, stored as calibrate stores them.
 int merge_noise(const std::vector<ShardResults>& shards, const std::filesystem::path& dir) {
-  nlohmann::json noise;
+  NoiseFile noise;
   std::string baseline;
-  for (const ShardResults& shard : shards) {
-    const std::string path = (shard.dir / "noise.json").string();
-    const nlohmann::json part = read_json_file(path, "abench merge");
-    if (noise.is_null()) {
-      noise = part;
-      noise["cells"] = nlohmann::json::object();
-      noise.erase("shard");
-      noise.erase("baseline");
-      baseline = part.value("baseline", "");
+  for (std::size_t s = 0; s < shards.size(); ++s) {
+    const std::string path = (shards[s].dir / "noise.json").string();
+    const NoiseFile part = read_noise_file(path);
+    if (s == 0) {
+      noise.about = part.about;
+      noise.about.erase("shard");
+      noise.about.erase("baseline");
+      const auto named = part.about.find("baseline");
+      baseline = named != part.about.end() && named->is_string() ? named->get<std::string>() : "";
     }
-    for (const auto& [key, floor] : part.at("cells").items()) {
-      if (noise["cells"].contains(key))
+    for (const auto& [key, floor] : part.floors)
+      if (!noise.floors.emplace(key, floor).second)
         throw UsageError(fmt::format("abench merge: {}: cell '{}' has a noise floor in two shards", path, key));
-      noise["cells"][key] = floor;
-    }
   }
-  noise["merged_shards"] = shards.size();
-  write_file_atomically(dir / "noise.json", noise.dump(2) + "\n");
-  fmt::print("noise floors of {} cells from {} shards: {}\n", noise["cells"].size(), shards.size(),
+  noise.about["merged_shards"] = shards.size();
+  const std::string text = noise_to_json(noise).dump(2) + "\n";
+  write_file_atomically(dir / "noise.json", text);
+  fmt::print("noise floors of {} cells from {} shards: {}\n", noise.floors.size(), shards.size(),
              (dir / "noise.json").string());
   if (!baseline.empty()) {
     const auto store = baseline_store(baseline, "the shards' field 'baseline'");
     std::filesystem::create_directories(store);
-    write_file_atomically(store / "noise.json", noise.dump(2) + "\n");
+    write_file_atomically(store / "noise.json", text);
     fmt::print("stored: {}\n", (store / "noise.json").string());
   }
   return kExitOk;

@@ -12,6 +12,7 @@
 #include "harness/json_fields.h"
 #include "src/util/errors.h"
 #include "src/results/results_reader.h"
+#include "src/results/results_writers.h"
 #include "src/run/resume.h"
 #include "src/util/json_file.h"
 #include "src/util/names.h"
@@ -100,9 +101,7 @@ ShardResults read_shard(const std::filesystem::path& dir) {
           shard.command == "run" || shard.command == "compare"
               ? fmt::format(": finish it with abench {} --resume {}", shard.command, dir.string())
               : ": run it again"));
-    if (shard.json.at("shard").at("plan_ids").size() != shard.json.at("cells").size())
-      throw UsageError(fmt::format("abench merge: {}: field 'shard.plan_ids' does not name one plan cell per cell",
-                                   shard.path));
+    // The reader checks that shard.plan_ids names one plan cell per cell.
     shard.results = results_from_json(shard.json, shard.path);
   } catch (const nlohmann::json::exception& e) {
     throw UsageError(fmt::format("abench merge: {} is not a shard's results: {}", shard.path, e.what()));
@@ -211,13 +210,8 @@ void lay_in_shard(RunResults& merged, const ShardResults& shard, std::vector<boo
     record.shard = shard.index;
     record.machine_fingerprint = machine;
   }
-  for (nlohmann::json w : j.at("workers")) {
-    std::vector<int> ids;
-    for (const auto& local : w.at("cells")) ids.push_back(plan_ids.at(whole_number<std::size_t>(local, "cells[]")));
-    w["cells"] = ids;
-    w["shard"] = shard.index;
+  for (nlohmann::json& w : workers_in_plan(shard.results.earlier_workers, plan_ids, shard.index))
     merged.earlier_workers.push_back(std::move(w));
-  }
   const auto& hellos = shard.results.stored_hellos;
   for (std::size_t v = 0; v < hellos.size() && v < merged.stored_hellos.size(); ++v)
     if (!merged.stored_hellos[v] && hellos[v]) merged.stored_hellos[v] = hellos[v];
@@ -243,13 +237,13 @@ RunResults merge_shards(const std::vector<ShardResults>& shards, const std::vect
 
     const std::size_t plan_cells = whole_number<std::size_t>(first.at("shard").at("plan_cells"), "shard.plan_cells");
     std::size_t measured = 0;
-    for (const ShardResults* s : in_order) measured += s->json.at("cells").size();
+    for (const ShardResults* s : in_order) measured += s->results.cells.size();
     if (measured != plan_cells)
       throw UsageError(fmt::format("abench merge: the shards hold {} cells but their plan has {} (field "
                                    "'shard.plan_cells'); nothing was merged", measured, plan_cells));
     merged.cells.resize(plan_cells);
     std::vector<bool> filled(plan_cells, false);
-    nlohmann::json shard_list = nlohmann::json::array();
+    MergeInfo info;
     std::set<std::string> machines, warnings;
     for (const ShardResults* s : in_order) {
       lay_in_shard(merged, *s, filled);
@@ -260,16 +254,9 @@ RunResults merge_shards(const std::vector<ShardResults>& shards, const std::vect
       const std::string finished = j.value("finished_at", nlohmann::json()).is_string() ? j["finished_at"].get<std::string>() : "";
       if (merged.started_at.empty() || started < merged.started_at) merged.started_at = started;
       merged.finished_at = std::max(merged.finished_at, finished);
-      shard_list.push_back({{"index", s->index},
-                            {"directory", s->dir.string()},
-                            {"run_id", j.at("run_id")},
-                            {"started_at", started},
-                            {"finished_at", finished},
-                            {"machine_fingerprint", fingerprint_of(j)},
-                            {"hostname", j.at("conditions").value("hostname", nlohmann::json())},
-                            {"cells", j.at("cells").size()},
-                            {"expected_s", j.at("shard").value("expected_s", 0.0)},
-                            {"conditions", j.at("conditions")}});
+      info.shards.push_back({s->index, s->dir.string(), s->results.run_id, started, finished, fingerprint_of(j),
+                             j.at("conditions").value("hostname", nlohmann::json()), s->results.cells.size(),
+                             s->results.plan.shard ? s->results.plan.shard->expected_s : 0.0, j.at("conditions")});
     }
     for (const CellRecord& record : merged.cells) merged.plan.cells.push_back(record.cell);
     // A compare's (or side-by-side gate's) variants pair up: 2p the baseline, 2p+1 its candidate.
@@ -289,10 +276,10 @@ RunResults merge_shards(const std::vector<ShardResults>& shards, const std::vect
                                   "are not comparable",
                                   in_order.size(), machines.size(), fmt::join(machines, ", ")));
     merged.conditions["warnings"] = std::vector<std::string>(warnings.begin(), warnings.end());
-    merged.merge = {{"command_line", merge_command_line},
-                    {"shards", shard_list},
-                    {"machines", machines.size()},
-                    {"merged_at", utc_timestamp("%Y-%m-%dT%H:%M:%SZ")}};
+    info.command_line = merge_command_line;
+    info.machines = machines.size();
+    info.merged_at = utc_timestamp("%Y-%m-%dT%H:%M:%SZ");
+    merged.merge = std::move(info);
   } catch (const nlohmann::json::exception& e) {
     throw UsageError(fmt::format("abench merge: a shard's results lack a field: {}", e.what()));
   } catch (const std::invalid_argument& e) {

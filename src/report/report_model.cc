@@ -6,6 +6,8 @@
 
 #include "src/util/errors.h"
 #include "src/results/results_reader.h"
+#include "src/util/text.h"
+#include "src/verdict/gate_file.h"
 #include "src/results/results.h"
 #include "src/util/json_file.h"
 
@@ -124,40 +126,39 @@ void read_compare(const std::filesystem::path& file, ReportModel& model) {
 
 // A gate's cell key is backend/policy/workload/size/R:P/live.
 void read_gate(const std::filesystem::path& file, ReportModel& model) {
-  const json j = read_json_file(file.string(), "the gate file");
-  if (text_at(j, "schema") != "abench.gate")
-    throw UsageError(fmt::format("{}: field 'schema' must be 'abench.gate'", file.string()));
-  try {
-    for (const json& c : j.at("cells")) {
-      const std::string key = c.at("cell").get<std::string>();
-      std::vector<std::string> parts;
-      for (std::size_t start = 0;;) {
-        const std::size_t slash = key.find('/', start);
-        parts.push_back(key.substr(start, slash - start));
-        if (slash == std::string::npos) break;
-        start = slash + 1;
-      }
-      if (parts.size() != 6)
-        throw UsageError(fmt::format("{}: field 'cells[].cell' is '{}' (want backend/policy/workload/size/R:P/live)",
-                                     file.string(), key));
-      ReportChange change;
-      change.group = parts[0] + "/" + parts[1];
-      change.workload = parts[2];
-      const std::size_t colon = parts[4].find(':');
-      change.cell = cell_axes_label(std::stoull(parts[3]), std::stoull(parts[4].substr(0, colon)),
-                                    std::stoull(parts[4].substr(colon == std::string::npos ? 0 : colon + 1)),
-                                    std::stoull(parts[5]));
-      read_judgement(c, change);
-      change.verdict = c.at("result").get<std::string>();
-      change.threshold = number_at(c, "applied_threshold");
-      model.changes.push_back(std::move(change));
+  const GateVerdict verdict = gate_verdict_from_json(read_json_file(file.string(), "the gate file"), file.string());
+  for (const GateCell& c : verdict.cells) {
+    std::vector<std::string> parts;
+    for (std::size_t start = 0;;) {
+      const std::size_t slash = c.key.find('/', start);
+      parts.push_back(c.key.substr(start, slash - start));
+      if (slash == std::string::npos) break;
+      start = slash + 1;
     }
-    for (const json& w : j.at("warnings")) model.warnings.push_back(fact_text(w));
-  } catch (const json::exception& e) {
-    throw UsageError(fmt::format("{}: malformed gate file: {}", file.string(), e.what()));
-  } catch (const std::logic_error& e) {  // stoull on a key that is not numbers where numbers belong
-    throw UsageError(fmt::format("{}: malformed gate file: a cell key: {}", file.string(), e.what()));
+    const auto number = [&](const std::string& text) -> std::uint64_t {
+      if (text.empty() || text.size() > 19 || text.find_first_not_of("0123456789") != std::string::npos)
+        throw UsageError(fmt::format("{}: a cell's field 'cell' is '{}' (want backend/policy/workload/size/R:P/live)",
+                                     file.string(), printable(c.key.substr(0, 80))));
+      return std::stoull(text);
+    };
+    if (parts.size() != 6 || parts[4].find(':') == std::string::npos) number("");
+    ReportChange change;
+    change.group = parts[0] + "/" + parts[1];
+    change.workload = parts[2];
+    const std::size_t colon = parts[4].find(':');
+    change.cell = cell_axes_label(number(parts[3]), number(parts[4].substr(0, colon)),
+                                  number(parts[4].substr(colon + 1)), number(parts[5]));
+    if (c.judgement) {
+      change.change = c.judgement->change;
+      change.low = c.judgement->low;
+      change.high = c.judgement->high;
+    }
+    change.problem = c.problem;
+    change.verdict = std::string(name_of(c.outcome));
+    change.threshold = c.applied;
+    model.changes.push_back(std::move(change));
   }
+  for (const std::string& w : verdict.warnings) model.warnings.push_back(w);
 }
 
 }  // namespace

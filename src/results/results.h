@@ -65,6 +65,26 @@ struct WorkerRecord {
   double wall_s = 0;           // from launch to exit
 };
 
+// Merged results (abench merge): how they were merged, and from which shards.
+struct MergedShard {
+  int index = 0;
+  std::string directory, run_id, started_at, finished_at, machine_fingerprint;
+  nlohmann::json hostname;  // as the shard's conditions say it (null when they do not)
+  std::size_t cells = 0;
+  double expected_s = 0;
+  nlohmann::json conditions;
+};
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(MergedShard, index, directory, run_id, started_at, finished_at,
+                                   machine_fingerprint, hostname, cells, expected_s, conditions)
+
+struct MergeInfo {
+  std::vector<std::string> command_line;
+  std::vector<MergedShard> shards;
+  std::size_t machines = 0;
+  std::string merged_at;
+};
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(MergeInfo, command_line, shards, machines, merged_at)
+
 struct RunResults {
   Matrix matrix;
   Plan plan;
@@ -79,7 +99,7 @@ struct RunResults {
   // What the workers of each variant said at start-up where none of them ran in this
   // process (merged results): read back from the stored variants. Indexed by variant.
   std::vector<std::optional<WorkerHello>> stored_hellos;
-  nlohmann::json merge;  // merged results: how, and from which shards (null otherwise)
+  std::optional<MergeInfo> merge;  // merged results only
   bool complete = false;
   int interrupted_by = 0;  // the signal that stopped the run, 0 if none
 };

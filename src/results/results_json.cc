@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "harness/instruction_counter.h"
+#include "harness/json_fields.h"
 #include "harness/perf_counters.h"
 #include "src/util/atomic_file.h"
 #include "src/plan/protocol_rules.h"
@@ -206,8 +207,20 @@ nlohmann::json results_to_json(const RunResults& r) {
                     {"plan_ids", shard->plan_ids},
                     {"expected_s", shard->expected_s},
                     {"plan_expected_s", shard->plan_expected_s}};
-  if (!r.merge.is_null()) out["merge"] = r.merge;
+  if (r.merge) out["merge"] = *r.merge;
   return out;
+}
+
+nlohmann::json workers_in_plan(const nlohmann::json& workers, const std::vector<int>& plan_ids, int shard) {
+  nlohmann::json renumbered = nlohmann::json::array();
+  for (nlohmann::json w : workers) {
+    std::vector<int> ids;
+    for (const auto& local : w.at("cells")) ids.push_back(plan_ids.at(whole_number<std::size_t>(local, "cells[]")));
+    w["cells"] = ids;
+    w["shard"] = shard;
+    renumbered.push_back(std::move(w));
+  }
+  return renumbered;
 }
 
 void write_result_files(const std::filesystem::path& dir, const RunResults& results) {

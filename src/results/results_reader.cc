@@ -323,7 +323,13 @@ RunResults results_from_json(const nlohmann::json& j, const std::string& path) {
   r.earlier_workers = root.at("workers").json();
   if (!r.earlier_workers.is_array()) root.at("workers").fail("must be a list");
   if (root.has("shard")) read_shard(root.at("shard"), r);
-  if (root.has("merge")) r.merge = root.at("merge").json();
+  if (root.has("merge")) {
+    try {
+      r.merge = root.at("merge").json().get<MergeInfo>();
+    } catch (const nlohmann::json::exception& e) {
+      root.at("merge").fail(printable(e.what()));
+    }
+  }
   return r;
 }
 

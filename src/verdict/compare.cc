@@ -127,14 +127,11 @@ Comparison compare_results(const RunResults& results, const VerdictSettings& set
     c.warnings.push_back(fmt::format("counts unavailable in {} cell{} (timings and verdicts stand): {}", without,
                                      without == 1 ? "" : "s", first->counts_unavailable.substr(0, 400)));
   }
-  for (const auto& row : c.rows)
-    if (row.verdict == Verdict::failed) {
-      c.warnings.push_back(fmt::format("{} cell{} without a verdict: see the rows marked failed",
-                                       std::count_if(c.rows.begin(), c.rows.end(),
-                                                     [](const CompareRow& r) { return r.verdict == Verdict::failed; }),
-                                       ""));
-      break;
-    }
+  if (const auto failed = std::count_if(c.rows.begin(), c.rows.end(),
+                                        [](const CompareRow& r) { return r.verdict == Verdict::failed; });
+      failed > 0)
+    c.warnings.push_back(fmt::format("{} cell{} without a verdict: see the rows marked failed", failed,
+                                     failed == 1 ? "" : "s"));
   return c;
 }
 

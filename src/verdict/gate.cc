@@ -86,10 +86,6 @@ GateRules load_gate_rules(const std::string& path) {
   return rules;
 }
 
-namespace {
-constexpr GateOutcome kOutcomes[] = {GateOutcome::pass, GateOutcome::regression, GateOutcome::improvement,
-                                     GateOutcome::undecided, GateOutcome::failed};
-}  // namespace
 
 std::string_view name_of(GateOutcome outcome) {
   switch (outcome) {
@@ -192,74 +188,6 @@ std::string gate_markdown(const GateVerdict& v) {
   for (const auto& n : v.notes) out += "\n" + n + "\n";
   for (const auto& w : v.warnings) out += "\n> **Warning:** " + w + "\n";
   return out;
-}
-
-nlohmann::json gate_json(const GateVerdict& v) {
-  nlohmann::json cells = nlohmann::json::array();
-  for (const GateCell& c : v.cells) {
-    nlohmann::json j{{"cell", c.key},           {"metric", c.metric},
-                     {"threshold", c.threshold}, {"noise_floor", c.noise_floor},
-                     {"applied_threshold", c.applied}, {"result", name_of(c.outcome)},
-                     {"pass", c.outcome == GateOutcome::pass || c.outcome == GateOutcome::improvement}};
-    put_change(j, c.judgement, c.problem);
-    if (c.judgement) j["call"] = name_of(c.judgement->call);
-    cells.push_back(std::move(j));
-  }
-  return {{"schema", "abench.gate"},        {"schema_version", 1},
-          {"confidence", v.confidence},
-          {"exit_code", v.exit_code()},     {"regressions", v.regressions},
-          {"improvements", v.improvements}, {"unchanged", v.unchanged},
-          {"undecided", v.undecided},       {"failed", v.failed},
-          {"warnings", v.warnings},
-          {"notes", v.notes},
-          {"cells", cells}};
-}
-
-GateVerdict gate_verdict_from_json(const nlohmann::json& j, const std::string& path) {
-  GateVerdict v;
-  try {
-    if (j.value("schema", "") != "abench.gate")
-      throw UsageError(fmt::format("{}: field 'schema' is not \"abench.gate\"", path));
-    // Files before the confidence was recorded were judged at compare's default.
-    v.confidence = j.value("confidence", VerdictSettings{}.confidence);
-    if (!(v.confidence > 0.5 && v.confidence < 1))
-      throw UsageError(fmt::format("{}: field 'confidence' must lie between 0.5 and 1", path));
-    for (const auto& c : j.at("cells")) {
-      GateCell cell;
-      cell.key = c.at("cell").get<std::string>();
-      cell.metric = c.at("metric").get<std::string>();
-      cell.threshold = c.at("threshold").get<double>();
-      cell.noise_floor = c.at("noise_floor").get<double>();
-      cell.applied = c.at("applied_threshold").get<double>();
-      const std::string result = c.at("result").get<std::string>();
-      const auto outcome = std::find_if(std::begin(kOutcomes), std::end(kOutcomes),
-                                        [&](GateOutcome o) { return name_of(o) == result; });
-      if (outcome == std::end(kOutcomes))
-        throw UsageError(fmt::format("{}: cell '{}': field 'result' is '{}', not a gate outcome", path, cell.key, result));
-      cell.outcome = *outcome;
-      cell.problem = c.value("problem", "");
-      if (c.at("change").is_number()) {
-        Judgement judgement;
-        judgement.change = c["change"].get<double>();
-        judgement.low = c.at("interval").at(0).get<double>();
-        judgement.high = c.at("interval").at(1).get<double>();
-        judgement.coverage = c.at("coverage").get<double>();
-        judgement.paired = c.at("paired").get<bool>();
-        judgement.replicates = c.at("replicates").get<int>();
-        const std::string call = c.value("call", "");
-        for (Call named : {Call::slower, Call::faster, Call::unchanged, Call::undecided})
-          if (name_of(named) == call) judgement.call = named;
-        cell.judgement = judgement;
-      }
-      v.cells.push_back(std::move(cell));
-    }
-    v.warnings = j.at("warnings").get<std::vector<std::string>>();
-    v.notes = j.at("notes").get<std::vector<std::string>>();
-  } catch (const nlohmann::json::exception& e) {
-    throw UsageError(fmt::format("{} is not an abench gate file: {}", path, e.what()));
-  }
-  recount(v);
-  return v;
 }
 
 }  // namespace abench

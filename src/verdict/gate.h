@@ -66,11 +66,8 @@ GateVerdict evaluate_gate(const std::vector<CellPair>& pairs, const GateRules& r
 // Sets the counts from the cells' outcomes (after cells were judged again).
 void recount(GateVerdict& verdict);
 
-// A gate.json read back (abench merge joins the shards' verdicts); UsageError naming path.
-GateVerdict gate_verdict_from_json(const nlohmann::json& json, const std::string& path);
 
 std::string gate_markdown(const GateVerdict& verdict);
-nlohmann::json gate_json(const GateVerdict& verdict);
 std::string gate_summary_lines(const GateVerdict& verdict);
 
 }  // namespace abench

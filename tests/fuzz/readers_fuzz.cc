@@ -17,6 +17,7 @@
 
 #include "src/util/errors.h"
 #include "src/verdict/gate.h"
+#include "src/verdict/gate_file.h"
 #include "src/plan/matrix.h"
 #include "src/run/orchestrator.h"
 #include "src/results/noise_file.h"
