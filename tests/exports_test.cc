@@ -44,6 +44,7 @@ RunResults two_builds() {
       cell.processes.push_back(m);
     }
   }
+  resummarize_all(r);
   return r;
 }
 

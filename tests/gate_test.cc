@@ -103,6 +103,7 @@ TEST(Gate, FiguresThatAreNotPositiveAndFiniteAreNeverJudged) {
   for (double bad : {0.0, -5.0, std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN()}) {
     RunResults results = testing::synthetic_compare();
     for (auto& process : results.cells[0].processes) process.sample_ns_per_op.assign(3, bad);
+    resummarize_all(results);
     const GateVerdict v = evaluate_gate(pair_sides(results), GateRules{}, {}, VerdictSettings{});
     EXPECT_EQ(v.failed, 1) << bad;
     EXPECT_EQ(compare_results(results, VerdictSettings{}).rows[0].verdict, Verdict::failed) << bad;
@@ -171,6 +172,7 @@ TEST(PoolRounds, AppendsTheSecondRunsRoundsAfterTheFirstOnBothSides) {
   // A confirmation that crashed is no confirmation: the cell is failed.
   RunResults crashed = testing::synthetic_compare(0);
   crashed.cells[static_cast<std::size_t>(first.plan.partner[0])].failures.push_back("killed by signal 11");
+  resummarize_all(crashed);
   pool_rounds(first, crashed);
   EXPECT_EQ(pair_sides(first)[0].after_summary.status, CellStatus::failed);
   EXPECT_NE(pair_sides(first)[0].problem, "");

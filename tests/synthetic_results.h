@@ -48,6 +48,7 @@ inline RunResults synthetic_compare(int rounds = 6, double ratio = 1.0) {
       cell.rounds_done.push_back(p);
     }
   }
+  resummarize_all(r);
   return r;
 }
 

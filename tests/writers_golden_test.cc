@@ -41,6 +41,7 @@ RunResults changed_compare() {
   r.cells[static_cast<std::size_t>(r.plan.partner[1])].failures.push_back(
       "worker new (round 3) killed by signal 11 (SIGSEGV) while running this cell");
   r.cells[2].processes.resize(5);  // partial: measured by 5 of its 6 processes
+  resummarize_all(r);
   return r;
 }
 

@@ -214,19 +214,18 @@ namespace {
 // The median over cells of how far the re-measured baseline is from its stored figures:
 // mostly the machine's drift since it was stored, which measuring both sides now cancels.
 // A cell's figure where every process measured it.
-std::optional<double> figure_of(const RunResults& results, const CellRecord& cell) {
-  const CellSummary summary = summarize(cell, results.protocol.processes, results.protocol.measure);
-  return summary.status == CellStatus::ok ? summary.ns_per_op : std::nullopt;
+std::optional<double> figure_of(const CellRecord& cell) {
+  return cell.summary.status == CellStatus::ok ? cell.summary.ns_per_op : std::nullopt;
 }
 
 std::string drift_note(const RunResults& stored, const RunResults& measured) {
   std::map<std::string, double> stored_figures;
   for (const CellRecord& cell : stored.cells)
-    if (const auto figure = figure_of(stored, cell)) stored_figures[cell_key(stored, cell)] = *figure;
+    if (const auto figure = figure_of(cell)) stored_figures[cell_key(stored, cell)] = *figure;
   std::vector<double> ratios;
   for (const CellRecord& cell : measured.cells)
     if (side_of(measured, cell) == "baseline")
-      if (const auto figure = figure_of(measured, cell))
+      if (const auto figure = figure_of(cell))
         if (auto s = stored_figures.find(cell_key(measured, cell)); s != stored_figures.end() && s->second > 0)
           ratios.push_back(*figure / s->second);
   if (ratios.empty()) return "";

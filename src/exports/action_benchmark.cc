@@ -14,7 +14,7 @@ std::string action_benchmark_json(const RunResults& r) {
   const std::string unit = unit_per_op(r.protocol.measure);
   nlohmann::json out = nlohmann::json::array();
   for (const CellRecord& record : r.cells) {
-    const CellSummary s = summarize(record, r.protocol.processes, r.protocol.measure);
+    const CellSummary& s = record.summary;
     if (!s.ns_per_op) continue;
     const Variant& variant = r.plan.variants[record.cell.variant];
     std::string extra = fmt::format("median of {} process medians (range {:.4g} to {:.4g}); variant {}", s.processes,

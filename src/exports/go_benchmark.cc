@@ -50,7 +50,7 @@ std::string render(const RunResults& r, bool every_sample) {
   const std::vector<std::string> variants = variant_name_parts(r);
   for (const CellRecord& record : r.cells) {
     const std::string name = key_value_name(identity_of(r, record, variants));
-    const CellSummary s = summarize(record, r.protocol.processes, r.protocol.measure);
+    const CellSummary& s = record.summary;
     if (const std::string problem = cell_problem(s); !problem.empty()) {
       out += fmt::format("--- {}: {}\n    {}\n", s.status == CellStatus::refused ? "SKIP" : "FAIL", name, one_line(problem));
       continue;

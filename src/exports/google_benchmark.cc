@@ -65,7 +65,7 @@ std::string render(const RunResults& r, bool every_sample) {
   int family = 0;
   for (const CellRecord& record : r.cells) {
     const std::string name = arg_value_name(identity_of(r, record, variants));
-    const CellSummary s = summarize(record, r.protocol.processes, r.protocol.measure);
+    const CellSummary& s = record.summary;
     const std::vector<Repetition> reps = repetitions_of(r, record, every_sample);
     if (const std::string problem = cell_problem(s); !problem.empty() || reps.empty()) {
       // No times at all: a reader that compares times (compare.py) skips it, none reads a 0 as a time.

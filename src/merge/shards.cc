@@ -207,6 +207,7 @@ void lay_in_shard(RunResults& merged, const ShardResults& shard, std::vector<boo
     record.cell = {stored.cell.spec, variant};
     record.cell.spec.id = id;
     take_measurements(record, stored);
+    resummarize(record, merged.protocol);
     record.shard = shard.index;
     record.machine_fingerprint = machine;
   }

@@ -51,7 +51,7 @@ void read_results(const std::filesystem::path& file, ReportModel& model) {
   for (const Variant& v : results.plan.variants) model.variants.push_back(v.label());
   for (const CellRecord& record : results.cells) {
     const CellSpec& spec = record.cell.spec;
-    const CellSummary s = summarize(record, results.protocol.processes, results.protocol.measure);
+    const CellSummary& s = record.summary;
     ReportCell cell;
     cell.variant = results.plan.variants[record.cell.variant].label();
     cell.side = side_of(results, record);

@@ -23,6 +23,14 @@ void take_measurements(CellRecord& into, const CellRecord& from) {
   into.counting_done = from.counting_done;
 }
 
+void resummarize(CellRecord& cell, const RunProtocol& protocol) {
+  cell.summary = summarize(cell, protocol.processes, protocol.measure);
+}
+
+void resummarize_all(RunResults& results) {
+  for (CellRecord& cell : results.cells) resummarize(cell, results.protocol);
+}
+
 ProcessSamples samples_of(const CellRecord& cell) {
   ProcessSamples processes;
   for (const auto& p : cell.processes) processes.push_back(p.sample_ns_per_op);

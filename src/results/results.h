@@ -1,6 +1,6 @@
 // The result of a run as plain data: what every process measured, what failed, and the
-// conditions. Filled by the orchestrator, summarized by summarize(), serialized by the
-// writers in results_*.cc. Later stages read the files back, never these internals.
+// conditions. Filled by the orchestrator (or read back by results_reader.h), each cell's
+// summary kept current by resummarize(), serialized by the writers in results_*.cc.
 #pragma once
 
 #include <cstdint>
@@ -38,6 +38,27 @@ struct ProcessMeasurement {
   std::map<std::string, std::vector<double>> counter_samples_per_op;  // perf modes: the other events, and ns
 };
 
+// partial: measured by some of its processes, not all (an interrupted run; --resume ends it).
+enum class CellStatus { pending, partial, ok, failed, refused };
+
+struct CellSummary {
+  CellStatus status = CellStatus::pending;
+  std::string error;
+  int processes = 0;  // processes that measured the cell
+  std::optional<double> ns_per_op, process_min_ns, process_max_ns;
+  std::optional<double> best;    // the fastest sample of any process: what allocator reports quote
+  std::uint64_t iterations = 0;  // per sample batch (median over processes)
+  int samples = 0;               // per process
+  bool unstable = false;
+  // Below 1 ns per allocating operation the work must have been optimized away.
+  bool elision_suspected = false;
+  // Counts: "" (not counted), "ok", "unavailable: <why>", or why the requests counted differ from what the
+  // workload must make by the growth rule.
+  std::string count_check;
+  // perf modes: each event beside the leader (and "ns"), median of the process medians
+  std::map<std::string, double> counters_per_op;
+};
+
 struct CellRecord {
   PlannedCell cell;
   std::optional<CellCounts> counts;  // from the counting run, never from a timed one
@@ -54,6 +75,9 @@ struct CellRecord {
   // Merged results (abench merge): the shard that measured this cell, and on which machine.
   int shard = 0;
   std::string machine_fingerprint;
+  // What the measurements above add up to, computed once whenever they change
+  // (resummarize): every writer, export, verdict and report reads it, none computes it.
+  CellSummary summary;
 };
 
 struct WorkerRecord {
@@ -104,27 +128,6 @@ struct RunResults {
   int interrupted_by = 0;  // the signal that stopped the run, 0 if none
 };
 
-// partial: measured by some of its processes, not all (an interrupted run; --resume ends it).
-enum class CellStatus { pending, partial, ok, failed, refused };
-
-struct CellSummary {
-  CellStatus status = CellStatus::pending;
-  std::string error;
-  int processes = 0;  // processes that measured the cell
-  std::optional<double> ns_per_op, process_min_ns, process_max_ns;
-  std::optional<double> best;    // the fastest sample of any process: what allocator reports quote
-  std::uint64_t iterations = 0;  // per sample batch (median over processes)
-  int samples = 0;               // per process
-  bool unstable = false;
-  // Below 1 ns per allocating operation the work must have been optimized away.
-  bool elision_suspected = false;
-  // Counts: "" (not counted), "ok", "unavailable: <why>", or why the requests counted differ from what the
-  // workload must make by the growth rule.
-  std::string count_check;
-  // perf modes: each event beside the leader (and "ns"), median of the process medians
-  std::map<std::string, double> counters_per_op;
-};
-
 // The smallest ns per operation a workload that allocates can honestly take.
 inline constexpr double kMinPlausibleNsPerAllocatingOp = 1.0;
 
@@ -141,6 +144,11 @@ struct MetricNames {
 const MetricNames& metric_names(Measure measure);
 
 CellSummary summarize(const CellRecord& record, int expected_processes, Measure measure = Measure::time);
+
+// Brings cell.summary up to date after its measurements changed: the one place (with
+// resummarize_all) that summarizes outside this model.
+void resummarize(CellRecord& cell, const RunProtocol& protocol);
+void resummarize_all(RunResults& results);
 std::string_view name_of(CellStatus status);
 
 // "baseline" or "candidate" for a cell of a compare's run (variants alternate), "" otherwise.

@@ -43,7 +43,7 @@ std::string results_to_csv(const RunResults& r) {
                              "unstable", "elision_suspected", "error"});
   for (const CellRecord& record : r.cells) {
     const CellSpec& c = record.cell.spec;
-    const CellSummary s = summarize(record, r.protocol.processes, r.protocol.measure);
+    const CellSummary& s = record.summary;
     const Variant& variant = r.plan.variants[record.cell.variant];
     std::vector<std::string> fields{side_of(r, record), variant.label(), variant.backend, std::string(name_of(c.policy)),
                                     std::string(name_of(c.workload)), std::to_string(c.size),

@@ -123,7 +123,7 @@ nlohmann::json results_to_json(const RunResults& r) {
   for (const CellRecord& record : r.cells) {
     const CellSpec& spec = record.cell.spec;
     const Variant& variant = r.plan.variants[record.cell.variant];
-    const CellSummary s = summarize(record, r.protocol.processes, r.protocol.measure);
+    const CellSummary& s = record.summary;
     nlohmann::json processes = nlohmann::json::array();
     for (const auto& p : record.processes) {
       processes.push_back({{"round", p.round + 1},

@@ -211,7 +211,8 @@ CellRecord cell_from(const Field& c, std::size_t index, const RunResults& r, con
   // The status is derived from what the cell holds, never taken from the file; a file whose
   // status says otherwise was edited.
   const std::string status = c.at("status").text();
-  const std::string_view derived = name_of(summarize(cell, r.protocol.processes, r.protocol.measure).status);
+  resummarize(cell, r.protocol);
+  const std::string_view derived = name_of(cell.summary.status);
   if (status != derived)
     c.at("status").fail(fmt::format("is '{}' but the cell's processes, errors and refusal make it '{}'",
                                     printable(status.substr(0, 20)), derived));

@@ -31,7 +31,7 @@ std::string results_to_table(const RunResults& r) {
   std::vector<std::string> notes{"note"};
   for (const CellRecord& record : r.cells) {
     const CellSpec& c = record.cell.spec;
-    const CellSummary s = summarize(record, r.protocol.processes, r.protocol.measure);
+    const CellSummary& s = record.summary;
     std::string note;
     if (s.status == CellStatus::failed) note = "FAILED: " + s.error.substr(0, 100);
     else if (s.status == CellStatus::pending) note = "not measured";

@@ -18,8 +18,8 @@ namespace {
 
 constexpr double kUnreached = std::numeric_limits<double>::infinity();
 
-bool measured(const RunResults& results, const CellRecord& cell) {
-  const CellStatus status = summarize(cell, results.protocol.processes, results.protocol.measure).status;
+bool measured(const CellRecord& cell) {
+  const CellStatus status = cell.summary.status;
   return status == CellStatus::ok || status == CellStatus::partial;
 }
 
@@ -54,11 +54,11 @@ int rounds_of_cell(const CellRecord& cell) {
 std::optional<double> interval_width(const RunResults& results, int id, double confidence) {
   const CellRecord& cell = results.cells[static_cast<std::size_t>(id)];
   if (results.plan.partner.empty()) {
-    if (!measured(results, cell)) return std::nullopt;
+    if (!measured(cell)) return std::nullopt;
     return figure_interval_width(cell, confidence);
   }
   const CellRecord& partner = results.cells[static_cast<std::size_t>(results.plan.partner[static_cast<std::size_t>(id)])];
-  if (!measured(results, cell) || !measured(results, partner)) return std::nullopt;
+  if (!measured(cell) || !measured(partner)) return std::nullopt;
   const Judgement j = judge_change(pair_in_run(results, cell, partner).sides(), confidence, 0);
   if (j.coverage < confidence || !std::isfinite(j.low) || !std::isfinite(j.high)) return kUnreached;
   return j.high - j.low;
@@ -87,7 +87,7 @@ std::vector<Job> jobs_completing_pairs(const RunResults& results) {
     if (cell.cell.variant % 2 != 0) continue;
     const int id = cell.cell.spec.id;
     const CellRecord& partner = results.cells[static_cast<std::size_t>(results.plan.partner[static_cast<std::size_t>(id)])];
-    if (!measured(results, cell) || !measured(results, partner)) continue;
+    if (!measured(cell) || !measured(partner)) continue;
     const std::set<int> before = rounds_measured(cell), after = rounds_measured(partner);
     auto complete = [&](const std::set<int>& have, const std::set<int>& lacking, int lacking_cell) {
       for (int round : have)

@@ -152,7 +152,7 @@ RunTotals totals_of(const RunResults& results) {
   for (const auto& w : results.workers)
     if (w.job.mode == WorkerMode::count) t.counting_s += w.wall_s;
   for (const auto& cell : results.cells) {
-    const CellSummary s = summarize(cell, results.protocol.processes, results.protocol.measure);
+    const CellSummary& s = cell.summary;
     ++t.cells;
     t.failed += s.status != CellStatus::ok && s.status != CellStatus::refused;
     t.refused += s.status == CellStatus::refused;

@@ -120,6 +120,7 @@ void JobRunner::fail(int id, const std::string& what, const LaunchOutcome& outco
   else
     cell.failures.push_back(reason);
   mark_done(cell);
+  resummarize(cell, results_.protocol);
   ++done_;
 }
 
@@ -151,7 +152,8 @@ void JobRunner::mark_done(CellRecord& cell) {
     cell.rounds_done.push_back(job.round);
 }
 
-void JobRunner::reported() {
+void JobRunner::reported(CellRecord& cell) {
+  resummarize(cell, results_.protocol);
   ++done_;
   hooks_.on_update(results_);
   announce_next();
@@ -164,7 +166,7 @@ void JobRunner::record_counts(const CellCounts& counts) {
     cell->counts = counts;
   else
     cell->counts_unavailable = printable(counts.error);
-  reported();
+  reported(*cell);
 }
 
 void JobRunner::record(const CellReport& report) {
@@ -192,7 +194,7 @@ void JobRunner::record(const CellReport& report) {
     m.counter_samples_per_op = report.counter_samples_per_op;
     cell.processes.push_back(std::move(m));
   }
-  reported();
+  reported(cell);
 }
 
 void JobRunner::announce_next() {

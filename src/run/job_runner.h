@@ -41,7 +41,7 @@ class JobRunner {
   // The cell a report is for, if this job asked for it and it was not reported before.
   CellRecord* accept(int id);
   void mark_done(CellRecord& cell);
-  void reported();
+  void reported(CellRecord& cell);
   void record_counts(const CellCounts& counts);
   void record(const CellReport& report);
   void announce_next();

@@ -66,6 +66,7 @@ void restore_finished(RunResults& results, const nlohmann::json& json, const std
       throw UsageError(fmt::format("--resume: cell {} of {} is not the cell the same command plans now (did the "
                                    "matrix file change?); nothing was run", i, path));
     take_measurements(cell, done);
+    resummarize(cell, results.protocol);
   }
   results.earlier_workers = stored.earlier_workers;
   results.stored_hellos = stored.stored_hellos;

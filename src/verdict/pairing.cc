@@ -60,8 +60,8 @@ CellPair pair_of(const RunResults& baseline, const CellRecord& before, const Run
   }
   pair.before_cell = &before;
   pair.after_cell = &after;
-  pair.before_summary = summarize(before, baseline.protocol.processes, baseline.protocol.measure);
-  pair.after_summary = summarize(after, candidate.protocol.processes, candidate.protocol.measure);
+  pair.before_summary = before.summary;
+  pair.after_summary = after.summary;
   pair.variant_pair = before.cell.variant / 2;
   pair.problem = problem_of(pair);
   return pair;
@@ -148,6 +148,7 @@ void pool_rounds(RunResults& results, const RunResults& more) {
       cell.processes.push_back(std::move(p));
     }
     cell.failures.insert(cell.failures.end(), extra.failures.begin(), extra.failures.end());
+    resummarize(cell, results.protocol);
   }
 }
 

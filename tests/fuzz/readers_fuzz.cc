@@ -111,6 +111,13 @@ const std::map<std::string, std::function<void(const std::string&)>> kTargets{
     {"gate", gate_file},
     {"results", results_file},
     {"noise", [](const std::string& t) { (void)load_noise_file(as_file(t)); }},
+    {"gate-verdict",
+     [](const std::string& t) {
+       const std::string path = as_file(t);
+       const GateVerdict v = gate_verdict_from_json(read_json_file(path, "the fuzzed file"), path);
+       (void)gate_markdown(v);
+       (void)gate_json(v).dump();
+     }},
     {"protocol", worker_protocol},
 };
 

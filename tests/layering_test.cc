@@ -1,0 +1,57 @@
+// The tree is the architecture (docs/architecture.md): each folder of src/ a layer, no
+// include from a folder to one above it, nothing at src/'s top level but main.cc, and no
+// source file over 400 lines.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <string>
+
+namespace {
+
+const std::filesystem::path kSource = std::filesystem::path(ABENCH_SOURCE_DIR_FOR_LAYERS) / "src";
+
+// Higher layers use lower ones, never the other way round.
+const std::map<std::string, int> kLayer{{"util", 0},    {"stats", 0},   {"machine", 1}, {"plan", 2},
+                                        {"results", 3}, {"verdict", 4}, {"run", 5},     {"exports", 6},
+                                        {"report", 7},  {"merge", 8},   {"cli", 9}};
+
+TEST(Layering, NoIncludeClimbsToAHigherFolder) {
+  const std::regex include(R"re(#include "src/([a-z_]+)/)re");
+  int files = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(kSource)) {
+    if (!entry.is_regular_file()) continue;
+    const auto relative = std::filesystem::relative(entry.path(), kSource);
+    if (relative.begin() == relative.end() || std::next(relative.begin()) == relative.end()) continue;  // main.cc
+    const std::string folder = relative.begin()->string();
+    ASSERT_TRUE(kLayer.contains(folder)) << "src/" << folder << " is no layer of docs/architecture.md";
+    std::ifstream in(entry.path());
+    std::string line;
+    while (std::getline(in, line)) {
+      std::smatch m;
+      if (!std::regex_search(line, m, include)) continue;
+      ASSERT_TRUE(kLayer.contains(m[1])) << entry.path() << ": " << line;
+      EXPECT_LE(kLayer.at(m[1]), kLayer.at(folder)) << "src/" << relative.string() << " climbs: " << line;
+    }
+    ++files;
+  }
+  EXPECT_GT(files, 50);
+}
+
+TEST(Layering, OnlyMainAtTheTopAndNoSourceFileOver400Lines) {
+  for (const auto& entry : std::filesystem::directory_iterator(kSource))
+    if (entry.is_regular_file()) {
+      EXPECT_EQ(entry.path().filename(), "main.cc");
+    }
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(kSource)) {
+    if (!entry.is_regular_file()) continue;
+    std::ifstream in(entry.path());
+    int lines = 0;
+    for (std::string line; std::getline(in, line);) ++lines;
+    EXPECT_LE(lines, 400) << entry.path();
+  }
+}
+
+}  // namespace
