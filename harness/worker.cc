@@ -18,6 +18,7 @@
 #include <string_view>
 
 #include "allocators/backend.h"
+#include "allocators/backends.h"
 #include "build_info.h"
 #include "git_revision.h"
 #include "harness/cell_runner.h"

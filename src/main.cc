@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "src/cli/commands.h"
+#include "src/cli/subcommands.h"
 #include "src/util/errors.h"
 #include "src/util/interrupt.h"
 #include "src/util/text.h"
@@ -17,19 +18,7 @@
 int main(int argc, char** argv) {
   CLI::App app{"abench: measure allocators and aligned buffers, one worker process per allocator"};
   app.require_subcommand(1);
-  abench::RunOptions run_options;
-  CLI::App* run = abench::register_run_command(app, run_options);
-  abench::CompareOptions compare_options;
-  CLI::App* compare = abench::register_compare_command(app, compare_options);
-  abench::GateCommandOptions gate_options;
-  CLI::App* gate = abench::register_gate_command(app, gate_options);
-  abench::CalibrateOptions calibrate_options;
-  CLI::App* calibrate = abench::register_calibrate_command(app, calibrate_options);
-  abench::ReportOptions report_options;
-  CLI::App* report = abench::register_report_command(app, report_options);
-  abench::MergeOptions merge_options;
-  CLI::App* merge = abench::register_merge_command(app, merge_options);
-  CLI::App* list = abench::register_list_command(app);
+  const std::vector<abench::Subcommand> subcommands = abench::register_subcommands(app);
   abench::install_interrupt_handlers();
   // Past a file size limit a write fails with EFBIG, reported as the environment's failure,
   // instead of the signal ending abench between two files.
@@ -41,9 +30,9 @@ int main(int argc, char** argv) {
     if (argc > 1 && argv[1][0] != '-') {
       std::string allowed;
       bool known = false;
-      for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
-        allowed += (allowed.empty() ? "" : ", ") + sub->get_name();
-        known |= sub->get_name() == argv[1];
+      for (const abench::Subcommand& sub : subcommands) {
+        allowed += (allowed.empty() ? "" : ", ") + sub.app->get_name();
+        known |= sub.app->get_name() == argv[1];
       }
       if (!known)
         throw abench::UsageError(
@@ -60,15 +49,10 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "abench: error: %s\n", e.what());
     return abench::kExitUsage;
   }
-  run_options.measure.resume = compare_options.measure.resume = resume_dir;
+  const abench::CommandContext context{args, resume_dir};
   try {
-    if (run->parsed()) return abench::run_command(run_options, args);
-    if (compare->parsed()) return abench::compare_command(compare_options, args);
-    if (gate->parsed()) return abench::gate_command(gate_options, args);
-    if (calibrate->parsed()) return abench::calibrate_command(calibrate_options, args);
-    if (report->parsed()) return abench::report_command(report_options);
-    if (merge->parsed()) return abench::merge_command(merge_options, args);
-    if (list->parsed()) return abench::list_command();
+    for (const abench::Subcommand& sub : subcommands)
+      if (sub.app->parsed()) return sub.run(context);
   } catch (const abench::Interrupted& e) {
     std::fprintf(stderr, "abench: interrupted (%s): %s\n", sigabbrev_np(e.signal), e.what());
     return 128 + e.signal;

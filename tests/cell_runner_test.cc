@@ -7,6 +7,7 @@
 #include <vector>
 #include <set>
 
+#include "allocators/backends.h"
 #include "allocators/backend.h"
 #include "harness/black_box.h"
 #include "harness/cell_runner.h"

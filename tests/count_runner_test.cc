@@ -10,6 +10,7 @@
 #include <cstring>
 #include <numeric>
 
+#include "allocators/backends.h"
 #include "harness/count_runner.h"
 #include "harness/counters.h"
 

@@ -7,7 +7,7 @@
 #include <fmt/ranges.h>
 
 #include "harness/layout.h"
-#include "allocators/entry_sets.h"
+#include "allocators/backends.h"
 #include "src/cli/commands.h"
 #include "src/run/launcher.h"
 #include "src/plan/matrix.h"

@@ -1,5 +1,7 @@
 #include "src/plan/matrix.h"
 
+#include "allocators/backends.h"
+
 #include "allocators/entry_sets.h"
 
 #include <unistd.h>
@@ -142,7 +144,11 @@ void check_backend_offers(const std::string& backend, const std::string& entry, 
 }
 
 const std::vector<std::string>& known_backends() {
-  static const std::vector<std::string> names{"system", "mimalloc", "jemalloc", "tcmalloc", "arena", "linked"};
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> all;
+    for (const BackendTraits& b : backend_table()) all.emplace_back(b.name);
+    return all;
+  }();
   return names;
 }
 
@@ -218,9 +224,15 @@ std::string parse_backend(const std::string& name, const std::vector<std::string
   const auto& known = known_backends();
   if (std::find(known.begin(), known.end(), name) == known.end())
     fail(where, fmt::format("unknown backend '{}' (allowed: {})", name, joined(known)));
-  if (std::find(built.begin(), built.end(), name) == built.end())
-    fail(where, fmt::format("backend '{}' was not built on this machine (its library was not "
-                            "found when configuring; built: {})", name, joined(built)));
+  if (std::find(built.begin(), built.end(), name) == built.end()) {
+    const BackendTraits* traits = backend_named(name);
+    fail(where, fmt::format("backend '{}' was not built on this machine (its library was not found when "
+                            "configuring{}; built: {})", name,
+                            traits && !traits->debian_package.empty()
+                                ? fmt::format(": apt-get install {}, then build again", traits->debian_package)
+                                : "",
+                            joined(built)));
+  }
   return name;
 }
 

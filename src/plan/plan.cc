@@ -1,5 +1,7 @@
 #include "src/plan/plan.h"
 
+#include "allocators/backends.h"
+
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -76,10 +78,10 @@ Plan schedule(const Matrix& m, std::vector<Variant> variants, std::uint64_t seed
       for (std::size_t size : m.sizes)
         for (const Alignment& a : m.alignments)
           for (std::size_t live : m.lives) {
-            if (plan.variants[v].backend == "arena" && w != Workload::workingset)
-              throw UsageError(fmt::format(
-                  "{}: backend 'arena' runs only the workingset workload, not '{}': a bump arena frees "
-                  "nothing until it is reset, so any other workload would grow without bound", m.path, name_of(w)));
+            if (const BackendTraits* b = backend_named(plan.variants[v].backend);
+                b && b->only_workload && *b->only_workload != w)
+              throw UsageError(fmt::format("{}: backend '{}' runs only the {} workload, not '{}': {}", m.path, b->name,
+                                           name_of(*b->only_workload), name_of(w), b->why_only));
             CellSpec spec{static_cast<int>(plan.cells.size()), w, plan.variants[v].policy, size, a, live};
             // A paced pair keeps both sides' processes of a cell alive at once.
             const std::uint64_t processes_alive = m.protocol.interleave_batches ? 2 : 1;

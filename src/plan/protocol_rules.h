@@ -12,9 +12,4 @@ inline constexpr const char* kAdaptiveRoundsRule =
     "width_percent (high - low, in percent of the figure, or percentage points of the change), or cannot reach "
     "the confidence yet, until it has max_rounds rounds; stopped on width, never on the verdict";
 
-// Instructions mode's setting for jemalloc workers (src/run/launch_request.cc): jemalloc purges
-// dirty pages on a timer, so its instruction counts would follow the clock; with decay off
-// they repeat exactly.
-inline constexpr const char* kDeterministicJemallocConf = "dirty_decay_ms:-1,muzzy_decay_ms:-1";
-
 }  // namespace abench

@@ -7,6 +7,7 @@
 #include "harness/perf_counters.h"
 #include "src/util/atomic_file.h"
 #include "src/plan/protocol_rules.h"
+#include "allocators/backends.h"
 #include "src/results/results_writers.h"
 
 namespace abench {
@@ -53,7 +54,7 @@ nlohmann::json protocol_json(const RunProtocol& p) {
   if (p.measure == Measure::instructions)
     j["instructions_mode"] = {{"tool", "valgrind --tool=callgrind --collect-atstart=no --cache-sim=yes"},
                               {"operations_per_cell", kInstructionModeOperations},
-                              {"jemalloc_malloc_conf", kDeterministicJemallocConf}};
+                              {"jemalloc_malloc_conf", backend_named("jemalloc")->deterministic_env_value}};
   if (is_perf(p.measure)) {
     nlohmann::json events = nlohmann::json::array();
     for (const PerfEventSpec& e : perf_events_of(p.measure)) events.push_back(e.name);

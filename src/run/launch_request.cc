@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "src/plan/protocol_rules.h"
+#include "allocators/backends.h"
 #include "src/run/allowances.h"
 
 namespace abench {
@@ -50,12 +50,14 @@ LaunchRequest make_launch_request(const RunResults& results, const Job& job, con
                          "--callgrind-out-file=" + hooks.callgrind_dir + "/callgrind.%p", "--", request.executable};
     request.executable = hooks.valgrind;
     request.environment.emplace_back("ABENCH_CALLGRIND_DIR", hooks.callgrind_dir);
-    // jemalloc purges dirty pages on a timer, so its instruction counts would follow the
-    // clock; with decay off they repeat exactly. A MALLOC_CONF the variant sets wins.
-    const bool own_conf = std::any_of(variant.env.begin(), variant.env.end(),
-                                      [](const auto& kv) { return kv.first == "MALLOC_CONF"; });
-    if (variant.backend == "jemalloc" && !own_conf)
-      request.environment.emplace_back("MALLOC_CONF", kDeterministicJemallocConf);
+    // What makes the backend's counts repeat (allocators/backends.h); a setting the variant
+    // makes itself wins.
+    if (const BackendTraits* b = backend_named(variant.backend); b && !b->deterministic_env_name.empty()) {
+      const bool own = std::any_of(variant.env.begin(), variant.env.end(),
+                                   [&](const auto& kv) { return kv.first == b->deterministic_env_name; });
+      if (!own)
+        request.environment.emplace_back(std::string(b->deterministic_env_name), std::string(b->deterministic_env_value));
+    }
   }
   return request;
 }

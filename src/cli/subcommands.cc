@@ -1,0 +1,45 @@
+#include "src/cli/subcommands.h"
+
+#include <memory>
+
+#include "src/cli/commands.h"
+
+namespace abench {
+namespace {
+
+// A row: the options live as long as the row's run function.
+template <class Options, class Register, class Run>
+Subcommand row(CLI::App& app, Register register_options, Run run) {
+  auto options = std::make_shared<Options>();
+  CLI::App* command = register_options(app, *options);
+  return {command, [options, run](const CommandContext& context) { return run(*options, context); }};
+}
+
+}  // namespace
+
+std::vector<Subcommand> register_subcommands(CLI::App& app) {
+  std::vector<Subcommand> table;
+  table.push_back(row<RunOptions>(app, register_run_command, [](RunOptions& o, const CommandContext& c) {
+    o.measure.resume = c.resume_dir;
+    return run_command(o, c.command_line);
+  }));
+  table.push_back(row<CompareOptions>(app, register_compare_command, [](CompareOptions& o, const CommandContext& c) {
+    o.measure.resume = c.resume_dir;
+    return compare_command(o, c.command_line);
+  }));
+  table.push_back(row<GateCommandOptions>(app, register_gate_command, [](GateCommandOptions& o, const CommandContext& c) {
+    return gate_command(o, c.command_line);
+  }));
+  table.push_back(row<CalibrateOptions>(app, register_calibrate_command, [](CalibrateOptions& o, const CommandContext& c) {
+    return calibrate_command(o, c.command_line);
+  }));
+  table.push_back(row<ReportOptions>(app, register_report_command,
+                                     [](ReportOptions& o, const CommandContext&) { return report_command(o); }));
+  table.push_back(row<MergeOptions>(app, register_merge_command, [](MergeOptions& o, const CommandContext& c) {
+    return merge_command(o, c.command_line);
+  }));
+  table.push_back({register_list_command(app), [](const CommandContext&) { return list_command(); }});
+  return table;
+}
+
+}  // namespace abench
