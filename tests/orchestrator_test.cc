@@ -3,6 +3,7 @@
 
 #include <map>
 
+#include "src/run/launch_request.h"
 #include "src/run/orchestrator.h"
 #include "src/results/results_writers.h"
 #include "tests/fake_launcher.h"
@@ -292,6 +293,56 @@ TEST(Orchestrator, AWorkerThatCannotStartFailsItsCells) {
     EXPECT_EQ(s.status, CellStatus::failed);
     EXPECT_NE(s.error.find("No such file or directory"), std::string::npos) << s.error;
     EXPECT_FALSE(s.ns_per_op.has_value());
+  }
+}
+
+}  // namespace
+}  // namespace abench
+
+namespace abench {
+namespace {
+
+// The backend table's deterministic setting reaches instructions-mode workers, under
+// callgrind, unless the variant sets that variable itself; timed workers never get it.
+TEST(LaunchRequest, InstructionsModeSetsTheBackendsDeterministicSettingUnlessTheVariantDoes) {
+  Matrix m = testing::small_matrix({"jemalloc"}, 1, {64}, {1});
+  m.protocol.measure = Measure::instructions;
+  RunResults results;
+  results.matrix = m;
+  results.protocol = m.protocol;
+  Variant own;
+  own.backend = "jemalloc";
+  own.env = {{"MALLOC_CONF", "narenas:1"}};
+  Variant plain;
+  plain.backend = "jemalloc";
+  results.plan = make_variant_plan(m, {plain, own}, 1);
+  lay_out_cells(results);
+  OrchestratorHooks hooks;
+  hooks.worker_path = [](const Variant& v, WorkerMode) { return "abench-worker-" + v.backend; };
+  hooks.valgrind = "/usr/bin/valgrind";
+  auto conf_of = [&](const Job& job) {
+    const LaunchRequest r = make_launch_request(results, job, hooks);
+    std::vector<std::string> values;
+    for (const auto& [name, value] : r.environment)
+      if (name == "MALLOC_CONF") values.push_back(value);
+    return std::make_pair(r.executable, values);
+  };
+  int timed = 0;
+  for (const Job& job : results.plan.jobs) {
+    if (job.mode != WorkerMode::time) continue;
+    ++timed;
+    const auto [executable, confs] = conf_of(job);
+    EXPECT_EQ(executable, "/usr/bin/valgrind");
+    const bool sets_its_own = results.plan.variants[job.variant].env.size() == 1;
+    EXPECT_EQ(confs, sets_its_own ? std::vector<std::string>{"narenas:1"}
+                                  : std::vector<std::string>{"dirty_decay_ms:-1,muzzy_decay_ms:-1"});
+  }
+  EXPECT_EQ(timed, 2);
+  results.protocol.measure = Measure::time;
+  for (const Job& job : results.plan.jobs) {
+    if (job.mode == WorkerMode::time && results.plan.variants[job.variant].env.empty()) {
+      EXPECT_TRUE(conf_of(job).second.empty());
+    }
   }
 }
 
