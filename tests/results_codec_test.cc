@@ -80,6 +80,23 @@ TEST(ResultsCodec, ReadsFilesWrittenBeforeThisReader) {
   }
 }
 
+// Fields results.json gained after it began (side, refusal, counts_unavailable,
+// finished_rounds, counting_finished, interrupted_by; a variant's plugin, preload, exe, env)
+// may be absent: a baseline stored before them is still read, the missing ones derived.
+TEST(ResultsCodec, ReadsFilesFromBeforeItsLaterFields) {
+  nlohmann::json j = nlohmann::json::parse(written(testing::synthetic_compare()));
+  j.erase("interrupted_by");
+  for (auto& v : j["variants"])
+    for (const char* key : {"plugin", "preload", "exe", "env"}) v.erase(key);
+  for (auto& c : j["cells"])
+    for (const char* key : {"side", "refusal", "counts_unavailable", "finished_rounds", "counting_finished"}) c.erase(key);
+  const RunResults r = results_from_json(j, "old.json");
+  EXPECT_TRUE(r.plan.partner.empty());  // without sides, a run's cells
+  ASSERT_EQ(r.cells.size(), 8u);
+  EXPECT_EQ(r.cells[0].rounds_done, (std::vector<int>{0, 1, 2, 3, 4, 5}));
+  EXPECT_EQ(r.cells[0].summary.status, CellStatus::ok);
+}
+
 TEST(ResultsCodec, RefusesWhatAFileMustNotSayNamingTheField) {
   const nlohmann::json good = results_to_json(testing::synthetic_compare());
   struct Case {

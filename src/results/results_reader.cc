@@ -51,7 +51,6 @@ class Field {
     if (!value_.is_string()) fail("must be a string, got " + shown());
     return value_.get<std::string>();
   }
-  std::string text_or_empty() const { return value_.is_null() ? std::string() : text(); }
   bool flag() const {
     if (!value_.is_boolean()) fail("must be true or false, got " + shown());
     return value_.get<bool>();
@@ -107,13 +106,17 @@ Variant variant_from(const Field& v, std::optional<WorkerHello>& hello) {
   if (variant.name.empty()) v.at("label").fail("must not be empty");
   variant.backend = parse_backend(v.at("backend").text(), known_backends(), v.at("backend").where());
   variant.policy = parse_policy(v.at("policy").text(), v.at("policy").where());
-  variant.plugin = v.at("plugin").text();
-  variant.preload = v.at("preload").text();
-  variant.exe = v.at("exe").text();
-  const Field env = v.at("env");
-  if (!env.json().is_object()) env.fail("must be an object of NAME: value");
-  for (const auto& [key, value] : env.json().items())
-    variant.env.emplace_back(key, env.member(key, value).text());
+  // Fields results.json gained after it began (2026-11-30 and 12-01): absent in a file
+  // written before them, validated where present.
+  if (v.has("plugin")) variant.plugin = v.at("plugin").text();
+  if (v.has("preload")) variant.preload = v.at("preload").text();
+  if (v.has("exe")) variant.exe = v.at("exe").text();
+  if (v.has("env")) {
+    const Field env = v.at("env");
+    if (!env.json().is_object()) env.fail("must be an object of NAME: value");
+    for (const auto& [key, value] : env.json().items())
+      variant.env.emplace_back(key, env.member(key, value).text());
+  }
   if (v.has("malloc_object")) {  // a worker of this variant started and said who it was
     WorkerHello h;
     h.backend = variant.backend;
@@ -190,7 +193,7 @@ CellRecord cell_from(const Field& c, std::size_t index, const RunResults& r, con
   for (std::size_t k = 0; k < processes.size_of_list(); ++k)
     cell.processes.push_back(process_from(processes.at(k), names, max_round));
   cell.failures = c.at("errors").texts();
-  cell.refusal = c.at("refusal").text_or_empty();
+  if (c.has("refusal")) cell.refusal = c.at("refusal").text();
   if (c.has("counts")) {
     const Field counts = c.at("counts");
     if (!counts.json().is_object()) counts.fail("must be an object or null");
@@ -203,10 +206,16 @@ CellRecord cell_from(const Field& c, std::size_t index, const RunResults& r, con
       counts.fail(printable(e.what()));
     }
   }
-  cell.counts_unavailable = c.at("counts_unavailable").text_or_empty();
-  const Field rounds = c.at("finished_rounds");
-  for (std::size_t k = 0; k < rounds.size_of_list(); ++k) cell.rounds_done.push_back(rounds.at(k).whole<int>(1, max_round) - 1);
-  cell.counting_done = c.at("counting_finished").flag();
+  if (c.has("counts_unavailable")) cell.counts_unavailable = c.at("counts_unavailable").text();
+  if (c.has("finished_rounds")) {
+    const Field rounds = c.at("finished_rounds");
+    for (std::size_t k = 0; k < rounds.size_of_list(); ++k)
+      cell.rounds_done.push_back(rounds.at(k).whole<int>(1, max_round) - 1);
+  } else {  // a file from before --resume: the rounds it measured are the rounds it finished
+    for (const ProcessMeasurement& p : cell.processes) cell.rounds_done.push_back(p.round);
+  }
+  cell.counting_done = c.has("counting_finished") ? c.at("counting_finished").flag()
+                                                  : cell.counts.has_value() || !cell.counts_unavailable.empty();
   if (c.has("shard")) cell.shard = c.at("shard").whole<int>(1, 100000);
   // The status is derived from what the cell holds, never taken from the file; a file whose
   // status says otherwise was edited.
@@ -225,7 +234,7 @@ CellRecord cell_from(const Field& c, std::size_t index, const RunResults& r, con
 void pair_sides(const Field& cells, RunResults& r) {
   bool sided = false;
   for (std::size_t i = 0; i < r.cells.size(); ++i) {
-    const std::string side = cells.at(i).at("side").text();
+    const std::string side = cells.at(i).has("side") ? cells.at(i).at("side").text() : "";
     const std::string expected = r.plan.variants.size() % 2 == 0 && !side.empty()
                                      ? (r.cells[i].cell.variant % 2 == 0 ? "baseline" : "candidate")
                                      : "";
@@ -297,10 +306,10 @@ RunResults results_from_json(const nlohmann::json& j, const std::string& path) {
   r.plan.processes = r.protocol.processes;
 
   r.complete = root.at("complete").flag();
-  r.interrupted_by = signal_named(root.at("interrupted_by"));
+  if (root.has("interrupted_by")) r.interrupted_by = signal_named(root.at("interrupted_by"));
   r.started_at = root.at("started_at").text();
   r.run_id = root.has("run_id") ? root.at("run_id").text() : "";
-  r.finished_at = root.at("finished_at").text_or_empty();
+  if (root.has("finished_at")) r.finished_at = root.at("finished_at").text();
   r.command_line = root.at("command_line").texts();
   r.conditions = root.at("conditions").json();
   if (!r.conditions.is_object()) root.at("conditions").fail("must be an object");
