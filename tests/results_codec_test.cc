@@ -118,7 +118,7 @@ TEST(ResultsCodec, RefusesWhatAFileMustNotSayNamingTheField) {
       {[](auto& j) { j["cells"][0]["finished_rounds"] = {0}; }, "field 'cells[0].finished_rounds[0]' is 0"},
       {[](auto& j) { j["variants"][1]["label"] = "old"; }, "field 'variants[1].label' names two variants"},
       {[](auto& j) { j["interrupted_by"] = "NOPE"; }, "field 'interrupted_by' is 'NOPE'"},
-      {[](auto& j) { j["protocol"]["samples"] = 0; }, "field 'protocol.samples' is 0 (allowed: 1 to 10000)"},
+      {[](auto& j) { j["protocol"]["samples"] = 0; }, "field 'protocol.samples' is 0 (allowed: a whole number from 1 to 10000)"},
       {[](auto& j) { j["cells"][0].erase("processes"); }, "field 'cells[0].processes' is missing"},
       {[](auto& j) { j["cells"].erase(j["cells"].begin() + 4); for (std::size_t i = 0; i < j["cells"].size(); ++i) j["cells"][i]["id"] = i; },
        "has no partner on the other side"},

@@ -11,6 +11,7 @@
 #include "src/cli/commands.h"
 #include "src/run/launcher.h"
 #include "src/plan/matrix.h"
+#include "src/plan/protocol_fields.h"
 #include "src/run/process_launcher.h"
 #include "src/run/worker_registry.h"
 
@@ -54,6 +55,11 @@ int list_command() {
   }
   fmt::print("workloads: {}\n", fmt::join(kWorkloadNames, ", "));
   fmt::print("policies:  {}\n", fmt::join(kPolicyNames, ", "));
+  fmt::print("protocol fields (a matrix's protocol.KEY, or the option; docs/matrix.md):\n");
+  const RunProtocol defaults;
+  for (const ProtocolField& f : protocol_fields())
+    fmt::print("  {:<17} {:<17} default {:<6} {}\n", f.key, f.option, protocol_field_value(f, defaults).dump(),
+               allowed_values(f));
   fmt::print("matrices:\n");
   for (const auto& name : available_matrices()) {
     std::string description;

@@ -2,11 +2,13 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
 namespace abench {
 
@@ -15,19 +17,16 @@ struct MeasureOptions {
   std::string matrix = "default";
   std::optional<std::string> measure;
   std::vector<std::string> backends, policies, workloads, sizes, alignments, lives;
-  std::optional<int> samples, processes, cpu;
-  std::optional<double> min_batch_ms, worker_timeout_s;
+  // The protocol's fields of the table (src/plan/protocol_fields.h) given on the command
+  // line, by key, as a matrix file would hold them.
+  std::map<std::string, nlohmann::json, std::less<>> protocol;
+  std::optional<int> cpu;
   std::optional<double> until_interval_percent;  // adaptive rounds (src/run/adaptive_rounds.h)
   std::optional<int> max_rounds;
   std::optional<std::string> order;
   std::optional<std::uint64_t> seed;
   bool fresh_process_per_cell = false;
   std::optional<std::string> interleave;  // paired commands: "batch" (default), "cell" or "process"
-  bool touch = false;
-  bool no_pin = false;
-  bool no_counts = false;
-  bool counts_beside = false;
-  bool no_start_ahead = false;
   std::vector<std::string> formats;  // src/exports/format_registry.h
   bool no_report = false;            // skip report.html and report/ (src/report/)
   std::optional<std::string> entry;  // entry-point set for every backend

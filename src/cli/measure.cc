@@ -20,6 +20,7 @@
 #include "src/exports/format_registry.h"
 #include "src/run/orchestrator.h"
 #include "src/plan/cost.h"
+#include "src/plan/protocol_fields.h"
 #include "src/plan/shard.h"
 #include "src/run/process_launcher.h"
 #include "src/run/progress.h"
@@ -135,11 +136,10 @@ void apply_overrides(Matrix& m, const MeasureOptions& o, const std::vector<std::
       throw UsageError(fmt::format("--measure instructions: not supported under emulation ({}): callgrind cannot run "
                                    "an emulated worker; nothing was measured. Count on the machine itself",
                                    *emulator));
-  if (p.measure == Measure::instructions && !o.samples) p.samples = 1;  // every sample would be the same
-  if (o.samples) p.samples = *o.samples;
-  if (o.processes) p.processes = *o.processes;
-  if (o.min_batch_ms) p.min_batch_ms = *o.min_batch_ms;
-  if (o.worker_timeout_s) p.worker_timeout_s = *o.worker_timeout_s;
+  if (p.measure == Measure::instructions) p.samples = 1;  // every sample would be the same, unless asked
+  for (const auto& [key, value] : o.protocol)
+    if (const std::string wrong = set_protocol_field(*protocol_field(key), value, p); !wrong.empty())
+      throw UsageError(fmt::format("option {}: {}", protocol_field(key)->option, wrong));
   if (o.cpu) {
     check_cpu_allowed(*o.cpu);
     p.cpu = *o.cpu;
@@ -159,11 +159,35 @@ void apply_overrides(Matrix& m, const MeasureOptions& o, const std::vector<std::
   }
   if (o.order) p.order = *o.order == "matrix" ? CellOrder::matrix : CellOrder::shuffled;
   if (o.fresh_process_per_cell) p.fresh_process_per_cell = true;
-  if (o.touch) p.touch = true;
-  if (o.no_pin) p.pin = false;
-  if (o.no_counts) p.counts = false;
-  if (o.counts_beside) p.counts_beside = true;
-  if (o.no_start_ahead) p.start_ahead = false;
+}
+
+// One option per row of the protocol's table, its value checked by the same rule as the
+// matrix file's.
+void add_protocol_field_options(CLI::App& cmd, MeasureOptions& o) {
+  for (const ProtocolField& f : protocol_fields()) {
+    const std::string option(f.option);
+    if (f.kind == ProtocolField::Kind::flag) {
+      cmd.add_flag_callback(option, [&o, &f] { o.protocol[std::string(f.key)] = f.option_sets; }, std::string(f.help));
+      continue;
+    }
+    const RunProtocol defaults;
+    cmd.add_option_function<std::string>(
+           option, [&o, &f](const std::string& text) { o.protocol[std::string(f.key)] = protocol_option_value(f, text); },
+           fmt::format("{} (default {}; the matrix's protocol.{})", f.help,
+                       protocol_field_value(f, defaults).dump(), f.key))
+        ->check(CLI::Validator(
+            [&f](std::string& text) -> std::string {
+              RunProtocol scratch;
+              const nlohmann::json value = protocol_option_value(f, text);
+              if (set_protocol_field(f, value, scratch).empty()) return "";
+              return fmt::format("{} (allowed: {})",
+                                 value.is_string() ? fmt::format("'{}' is not a number", text)
+                                                   : fmt::format("{} is out of range", text),
+                                 allowed_values(f));
+            },
+            ""))
+        ->type_name(f.kind == ProtocolField::Kind::whole ? "INT" : "FLOAT");
+  }
 }
 
 }  // namespace
@@ -182,10 +206,6 @@ void add_measure_options(CLI::App& cmd, MeasureOptions& o) {
   cmd.add_option("--align", o.alignments,
                  "Alignments: N (N<=256: preferred N; N>256: requested N) or R:P");
   cmd.add_option("--live", o.lives, "Live counts: buffers kept live at once");
-  cmd.add_option("--samples", o.samples, "Timed samples per process")->check(CLI::Range(1, 10000));
-  cmd.add_option("--processes", o.processes, "Worker processes per variant")->check(CLI::Range(1, 1000));
-  cmd.add_option("--min-batch-ms", o.min_batch_ms, "Minimum duration of one timed batch")
-      ->check(finite_between(0.001, 60000, "ms"));
   cmd.add_option("--order", o.order, "Cell order inside a worker")->check(CLI::IsMember({"shuffled", "matrix"}));
   cmd.add_flag("--fresh-process-per-cell", o.fresh_process_per_cell,
                "Run every cell alone in fresh processes (no allocator history)");
@@ -197,17 +217,9 @@ void add_measure_options(CLI::App& cmd, MeasureOptions& o) {
   cmd.add_option("--entry", o.entry,
                  "Entry-point set the allocators are called through: portable (malloc & co., the default), "
                  "native (mi_*, mallocx/sdallocx, tc_*), rust (the allocator's Rust binding); docs/measurement.md");
-  cmd.add_flag("--touch", o.touch, "Read every page of each built buffer before dropping it");
-  auto* cpu = cmd.add_option("--cpu", o.cpu, "Pin workers to this CPU (default: the last allowed)");
-
-  cmd.add_flag("--no-pin", o.no_pin, "Do not pin workers to a CPU")->excludes(cpu);
-  cmd.add_flag("--no-counts", o.no_counts, "Skip the instrumented counting runs (requests, bytes, RSS)");
-  cmd.add_flag("--counts-beside", o.counts_beside,
-               "Run the counting runs beside the timed rounds on a CPU of abench's own (not an SMT sibling of the "
-               "measured one), not before them (docs/counts.md)");
-  cmd.add_flag("--no-start-ahead", o.no_start_ahead,
-               "Start a paced pair's workers when the measured CPU is theirs, not beside it while the pair before "
-               "them is measured (docs/protocol.md, \"Started ahead\")");
+  add_protocol_field_options(cmd, o);
+  cmd.get_option("--no-pin")->excludes(
+      cmd.add_option("--cpu", o.cpu, "Pin workers to this CPU (default: the last allowed)"));
   cmd.add_flag("--no-report", o.no_report, "Do not draw report.html and report/ (abench report DIR draws them later)");
   cmd.add_option("--format", o.formats, formats_help())
       ->delimiter(',');
@@ -232,8 +244,6 @@ void add_measure_options(CLI::App& cmd, MeasureOptions& o) {
   cmd.add_option("--max-rounds", o.max_rounds,
                  fmt::format("With --until-interval: the most rounds a cell gets (default {})", kDefaultMaxRounds))
       ->check(CLI::Range(1, 1000));
-  cmd.add_option("--worker-timeout", o.worker_timeout_s, "Seconds before a worker is killed (default: from the cell count)")
-      ->check(finite_between(0.1, 604800, "s"));
 }
 
 void add_resume_option(CLI::App& cmd) {
@@ -287,7 +297,7 @@ Plan shard_if_asked(Plan plan, const Matrix& matrix, const MeasureOptions& optio
 
 void use_paired_protocol(RunProtocol& protocol, const MeasureOptions& options, double confidence) {
   if (protocol.measure == Measure::instructions) return;
-  if (!options.processes) protocol.processes = std::max(protocol.processes, rounds_needed(confidence));
+  if (!options.protocol.contains("processes")) protocol.processes = std::max(protocol.processes, rounds_needed(confidence));
   const std::string interleave = options.interleave.value_or("batch");
   if (interleave == "process" && protocol.until_interval > 0)
     throw UsageError("option --until-interval: rounds are added cell by cell, each a process of its own; "

@@ -1,4 +1,5 @@
 #include "src/plan/matrix.h"
+#include "src/plan/protocol_fields.h"
 
 #include "allocators/backends.h"
 
@@ -33,9 +34,8 @@ constexpr std::size_t kPreferredOnlyUpTo = 256;
 
 const std::set<std::string> kTopLevelFields{"description", "backends", "policies", "workloads",
                                             "sizes",       "alignments", "live", "entry", "protocol"};
-const std::set<std::string> kProtocolFields{"measure", "min_batch_ms", "samples", "processes", "order",
-                                            "fresh_process_per_cell", "touch", "counts", "pin", "cpu",
-                                            "worker_timeout_s", "seed"};
+// Beside the table's (src/plan/protocol_fields.h): the fields with shapes of their own.
+const std::set<std::string> kProtocolFieldsOutsideTheTable{"measure", "order", "fresh_process_per_cell", "cpu", "seed"};
 
 std::string joined(const auto& names) { return fmt::format("{}", fmt::join(names, ", ")); }
 
@@ -84,8 +84,10 @@ std::string string_value(const nlohmann::json& v, const std::string& where) {
 void parse_protocol(const nlohmann::json& j, const std::string& file, RunProtocol& p) {
   const std::string where = file + ": field 'protocol'";
   if (!j.is_object()) fail(where, "must be an object");
-  reject_unknown_fields(j, kProtocolFields, where);
-  auto field = [&](const char* key) { return fmt::format("{}: field 'protocol.{}'", file, key); };
+  std::set<std::string> known = kProtocolFieldsOutsideTheTable;
+  for (const ProtocolField& f : protocol_fields()) known.emplace(f.key);
+  reject_unknown_fields(j, known, where);
+  auto field = [&](std::string_view key) { return fmt::format("{}: field 'protocol.{}'", file, key); };
   auto bool_field = [&](const char* key, bool& out) {
     if (!j.contains(key)) return;
     if (!j[key].is_boolean()) fail(field(key), fmt::format("{} is not true or false", j[key].dump()));
@@ -96,16 +98,9 @@ void parse_protocol(const nlohmann::json& j, const std::string& file, RunProtoco
     if (!measure_named(measure, p.measure))
       fail(field("measure"), fmt::format("'{}' is not a measure (allowed: {})", measure, kMeasureNames));
   }
-  if (j.contains("min_batch_ms")) {
-    if (!j["min_batch_ms"].is_number() || j["min_batch_ms"].get<double>() <= 0)
-      fail(field("min_batch_ms"), fmt::format("{} is not a positive number of milliseconds",
-                                              j["min_batch_ms"].dump()));
-    p.min_batch_ms = j["min_batch_ms"].get<double>();
-  }
-  if (j.contains("samples"))
-    p.samples = static_cast<int>(unsigned_value(j["samples"], field("samples"), "a whole number from 1 to 10000"));
-  if (j.contains("processes"))
-    p.processes = static_cast<int>(unsigned_value(j["processes"], field("processes"), "a whole number from 1 to 1000"));
+  for (const ProtocolField& f : protocol_fields())
+    if (const auto value = j.find(f.key); value != j.end())
+      if (const std::string wrong = set_protocol_field(f, *value, p); !wrong.empty()) fail(field(f.key), wrong);
   if (j.contains("order")) {
     const auto order = string_value(j["order"], field("order"));
     if (order != "shuffled" && order != "matrix")
@@ -113,18 +108,8 @@ void parse_protocol(const nlohmann::json& j, const std::string& file, RunProtoco
     p.order = order == "matrix" ? CellOrder::matrix : CellOrder::shuffled;
   }
   bool_field("fresh_process_per_cell", p.fresh_process_per_cell);
-  bool_field("touch", p.touch);
-  bool_field("counts", p.counts);
-  bool_field("pin", p.pin);
   if (j.contains("cpu")) p.cpu = static_cast<int>(unsigned_value(j["cpu"], field("cpu"), "a CPU number"));
-  if (j.contains("worker_timeout_s")) {
-    if (!j["worker_timeout_s"].is_number() || j["worker_timeout_s"].get<double>() < 0)
-      fail(field("worker_timeout_s"), "must be a number of seconds (0: automatic)");
-    p.worker_timeout_s = j["worker_timeout_s"].get<double>();
-  }
   if (j.contains("seed")) p.seed = unsigned_value(j["seed"], field("seed"), "a non-negative integer");
-  if (p.samples < 1 || p.samples > 10000) fail(field("samples"), "must be from 1 to 10000");
-  if (p.processes < 1 || p.processes > 1000) fail(field("processes"), "must be from 1 to 1000");
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include "harness/json_fields.h"
 #include "harness/perf_counters.h"
 #include "src/util/atomic_file.h"
+#include "src/plan/protocol_fields.h"
 #include "src/plan/protocol_rules.h"
 #include "allocators/backends.h"
 #include "src/results/results_writers.h"
@@ -19,19 +20,10 @@ nlohmann::json optional_number(const std::optional<double>& v) {
 
 nlohmann::json protocol_json(const RunProtocol& p) {
   nlohmann::json j = {{"measure", name_of(p.measure)},
-          {"min_batch_ms", p.min_batch_ms},
-          {"samples", p.samples},
-          {"processes", p.processes},
           {"order", p.order == CellOrder::matrix ? "matrix" : "shuffled"},
           {"process_mode", p.fresh_process_per_cell ? "fresh-process-per-cell" : "process-per-variant"},
           {"interleave_batches", p.interleave_batches},
-          {"touch", p.touch},
-          {"counts", p.counts},
-          {"counts_beside", p.counts_beside},
-          {"start_ahead", p.start_ahead},
-          {"pin", p.pin},
           {"cpu", p.cpu < 0 ? nlohmann::json("last allowed") : nlohmann::json(p.cpu)},
-          {"worker_timeout_s", p.worker_timeout_s},
           {"seed", p.seed},
           {"unstable_spread", kUnstableSpread},
           {"batch", {{"warm_up", fmt::format("double the count until a batch lasts min_batch_ms/{}, then repeat it "
@@ -46,6 +38,7 @@ nlohmann::json protocol_json(const RunProtocol& p) {
                      {"stretch", "sample k runs the count x (1 + stretch_max x u_k), u_k in [0, 1) from the "
                                  "process's seed and the cell (both sides of a pair alike); "
                                  "processes[].sample_iterations"}}}};
+  for (const ProtocolField& f : protocol_fields()) j[f.key] = protocol_field_value(f, p);
   if (p.until_interval > 0)
     j["until_interval"] = {{"width_percent", p.until_interval * 100},
                            {"max_rounds", p.max_rounds},

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "src/plan/protocol_fields.h"
 #include "src/util/errors.h"
 #include "src/util/names.h"
 
@@ -27,19 +28,20 @@ Matrix matrix_as_stored(const nlohmann::json& results, const std::vector<std::st
     RunProtocol& r = m.protocol;
     if (!measure_named(p.value("measure", "time"), r.measure))
       throw UsageError(fmt::format("field 'protocol.measure' is not one of {}", kMeasureNames));
-    r.min_batch_ms = p.at("min_batch_ms").get<double>();
-    r.samples = p.at("samples").get<int>();
-    r.processes = p.at("processes").get<int>();
+    if (!p.is_object()) throw UsageError("malformed results: field 'protocol' must be an object");
+    for (const ProtocolField& f : protocol_fields()) {
+      const auto value = p.find(f.key);
+      if (value == p.end() && !f.before_recorded) throw UsageError(fmt::format("malformed results: field 'protocol.{}' is missing", f.key));
+      const nlohmann::json given = value != p.end()                             ? *value
+                                   : f.kind == ProtocolField::Kind::flag       ? nlohmann::json(*f.before_recorded != 0)
+                                                                               : nlohmann::json(*f.before_recorded);
+      if (const std::string wrong = set_protocol_field(f, given, r); !wrong.empty())
+        throw UsageError(fmt::format("malformed results: field 'protocol.{}' {}", f.key, wrong));
+    }
     r.order = p.value("order", "shuffled") == "matrix" ? CellOrder::matrix : CellOrder::shuffled;
     r.fresh_process_per_cell = p.value("process_mode", "") == "fresh-process-per-cell";
     r.interleave_batches = p.value("interleave_batches", false);
-    r.touch = p.value("touch", false);
-    r.counts = p.value("counts", true);
-    r.counts_beside = p.value("counts_beside", false);
-    r.start_ahead = p.value("start_ahead", false);
-    r.pin = p.value("pin", true);
     r.cpu = p.at("cpu").is_number() ? p.at("cpu").get<int>() : -1;
-    r.worker_timeout_s = p.value("worker_timeout_s", 0.0);
     // The same seed gives every process the cell order its baseline process had, so the
     // allocator history behind each cell is the same on both sides.
     r.seed = p.value("seed", std::uint64_t{0});
