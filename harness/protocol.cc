@@ -41,19 +41,21 @@ void from_json(const nlohmann::json& j, CellSpec& c) {
 }
 
 const char* name_of(Measure measure) {
-  switch (measure) {
-    case Measure::time: return "time";
-    case Measure::instructions: return "instructions";
-    case Measure::perf: return "perf";
-    case Measure::perf_software: return "perf-sw";
-  }
+  for (const MeasureRow& row : kMeasures)
+    if (row.measure == measure) return row.name.data();
   return "?";
 }
 
+std::string measure_names() {
+  std::string names;
+  for (const MeasureRow& row : kMeasures) names += (names.empty() ? "" : ", ") + std::string(row.name);
+  return names;
+}
+
 bool measure_named(std::string_view name, Measure& measure) {
-  for (Measure m : {Measure::time, Measure::instructions, Measure::perf, Measure::perf_software})
-    if (name == name_of(m)) {
-      measure = m;
+  for (const MeasureRow& row : kMeasures)
+    if (name == row.name) {
+      measure = row.measure;
       return true;
     }
   return false;
@@ -103,7 +105,7 @@ void from_json(const nlohmann::json& j, WorkerRequest& r) {
   r.paced = j.value("paced", false);
   r.pin_when_told = j.value("pin_when_told", false);
   if (const std::string measure = j.value("measure", "time"); !measure_named(measure, r.measure))
-    throw std::invalid_argument("unknown measure '" + measure + "' (allowed: " + kMeasureNames + ")");
+    throw std::invalid_argument("unknown measure '" + measure + "' (allowed: " + measure_names() + ")");
 }
 
 void to_json(nlohmann::json& j, const WorkerHello& h) {

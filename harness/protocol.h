@@ -11,6 +11,7 @@
 // Its stdout and stderr (a plugin's printf, diagnostics) are kept for failure reports.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -50,9 +51,22 @@ enum class WorkerMode { time, count };
 
 // What a timed worker measures: wall time; instructions under callgrind; or perf event
 // counters around every timed batch, hardware (perf) or software (perf-sw).
+// One row per measure: its name in matrices, options and files, and what it counts (the
+// --measure help and `abench list`).
 enum class Measure { time, instructions, perf, perf_software };
-const char* name_of(Measure measure);  // "time", "instructions", "perf", "perf-sw"
-inline constexpr const char* kMeasureNames = "time, instructions, perf, perf-sw";  // for error messages
+struct MeasureRow {
+  Measure measure;
+  std::string_view name;
+  std::string_view what;
+};
+inline constexpr std::array<MeasureRow, 4> kMeasures{{
+    {Measure::time, "time", "wall time per operation (the default)"},
+    {Measure::instructions, "instructions", "instructions and data accesses under callgrind: deterministic"},
+    {Measure::perf, "perf", "hardware counters: cycles, instructions, branch-misses"},
+    {Measure::perf_software, "perf-sw", "software counters: task-clock, page-faults, context-switches"},
+}};
+const char* name_of(Measure measure);  // the row's name
+std::string measure_names();           // "time, instructions, perf, perf-sw", for error messages
 bool measure_named(std::string_view name, Measure& measure);
 inline bool is_perf(Measure m) { return m == Measure::perf || m == Measure::perf_software; }
 

@@ -7,8 +7,12 @@
 #include <set>
 #include <sstream>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "harness/layout.h"
+#include "harness/protocol.h"
+#include "src/plan/protocol_fields.h"
 #include "src/run/process_launcher.h"
 #include "src/stats/statistics.h"
 #include "tests/cli_helpers.h"
@@ -318,9 +322,16 @@ TEST(EndToEnd, RefusesToOverwriteEarlierResults) {
 TEST(EndToEnd, ListNamesBackendsWorkloadsAndMatrices) {
   const CliResult r = run_cli({"list"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  for (const char* text : {"system", "glibc", "mimalloc", "jemalloc", "allocate, zeroed, grow, append, noop",
-                           "exact, padded", "default", "quick", "entry sets: native, portable, rust"})
+  for (const char* text : {"system", "glibc", "mimalloc", "jemalloc", "exact, padded", "default", "quick",
+                           "entry sets: native, portable, rust"})
     EXPECT_NE(r.out.find(text), std::string::npos) << text << "\n" << r.out;
+  // Every row of the workload, measure and protocol tables, with what it means.
+  for (const WorkloadRow& w : kWorkloads)
+    EXPECT_NE(r.out.find(fmt::format("{:<14} {}", w.name, w.operation)), std::string::npos) << w.name;
+  for (const MeasureRow& m : kMeasures)
+    EXPECT_NE(r.out.find(fmt::format("{:<14} {}", m.name, m.what)), std::string::npos) << m.name;
+  for (const ProtocolField& f : protocol_fields())
+    EXPECT_NE(r.out.find(fmt::format("{:<17} {:<17}", f.key, f.option)), std::string::npos) << f.key;
 }
 
 }  // namespace

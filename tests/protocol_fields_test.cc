@@ -130,5 +130,23 @@ TEST(ProtocolFields, EveryRowIsDocumented) {
   }
 }
 
+// The workload and measure tables name what the docs describe and the readers accept.
+TEST(ExtensionTables, EveryWorkloadAndMeasureIsDocumentedAndNamedBackAndForth) {
+  std::ifstream doc(std::string(ABENCH_SOURCE_DIR_FOR_LAYERS) + "/docs/measurement.md");
+  const std::string measurement_md{std::istreambuf_iterator<char>(doc), {}};
+  for (const WorkloadRow& w : kWorkloads) {
+    EXPECT_NE(measurement_md.find(fmt::format("| {} |", w.name)), std::string::npos) << w.name;
+    EXPECT_EQ(workload_from_name(w.name), w.workload) << w.name;
+    EXPECT_EQ(parse_workload(std::string(w.name), "test"), w.workload);
+  }
+  for (const MeasureRow& m : kMeasures) {
+    Measure named = Measure::time;
+    EXPECT_TRUE(measure_named(m.name, named)) << m.name;
+    EXPECT_EQ(named, m.measure);
+    EXPECT_EQ(std::string_view(name_of(m.measure)), m.name);
+    EXPECT_NE(measure_names().find(m.name), std::string::npos);
+  }
+}
+
 }  // namespace
 }  // namespace abench

@@ -7,6 +7,7 @@
 #include <fmt/ranges.h>
 
 #include "harness/layout.h"
+#include "harness/protocol.h"
 #include "allocators/backends.h"
 #include "src/cli/commands.h"
 #include "src/run/launcher.h"
@@ -53,7 +54,10 @@ int list_command() {
                  known == "linked" ? "scripts/build-worker linked LIBRARY builds one against a malloc replacement"
                                    : "library not found when configuring");
   }
-  fmt::print("workloads: {}\n", fmt::join(kWorkloadNames, ", "));
+  fmt::print("workloads (one operation):\n");
+  for (const WorkloadRow& w : kWorkloads) fmt::print("  {:<14} {}{}\n", w.name, w.operation, w.raw ? " (raw blocks: no policy)" : "");
+  fmt::print("measures (--measure):\n");
+  for (const MeasureRow& m : kMeasures) fmt::print("  {:<14} {}\n", m.name, m.what);
   fmt::print("policies:  {}\n", fmt::join(kPolicyNames, ", "));
   fmt::print("protocol fields (a matrix's protocol.KEY, or the option; docs/matrix.md):\n");
   const RunProtocol defaults;

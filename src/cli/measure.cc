@@ -115,7 +115,7 @@ void apply_overrides(Matrix& m, const MeasureOptions& o, const std::vector<std::
                 [](const auto& v, const auto& w) { return parse_live(number_text(v, w), w); });
   RunProtocol& p = m.protocol;
   if (o.measure && !measure_named(*o.measure, p.measure))
-    throw UsageError(fmt::format("option --measure: unknown measure '{}' (allowed: {})", *o.measure, kMeasureNames));
+    throw UsageError(fmt::format("option --measure: unknown measure '{}' (allowed: {})", *o.measure, measure_names()));
   // Before the checks of what this machine can measure: the combination is wrong anywhere.
   if (o.until_interval_percent && p.measure == Measure::instructions)
     throw UsageError("option --until-interval: --measure instructions repeats its counts exactly, so more rounds "
@@ -195,13 +195,12 @@ void add_protocol_field_options(CLI::App& cmd, MeasureOptions& o) {
 void add_measure_options(CLI::App& cmd, MeasureOptions& o) {
   cmd.add_option("--matrix", o.matrix, "Matrix name (matrices/NAME.json) or path to a .json file")
       ->capture_default_str();
-  cmd.add_option("--measure", o.measure,
-                 "time (default), instructions (callgrind: deterministic), perf (hardware counters: cycles, "
-                 "instructions, branch-misses), perf-sw (software counters: task-clock, page-faults, "
-                 "context-switches)");
+  std::string measures;
+  for (const MeasureRow& row : kMeasures) measures += fmt::format("{}{} ({})", measures.empty() ? "" : "; ", row.name, row.what);
+  cmd.add_option("--measure", o.measure, measures);
   cmd.add_option("--backend", o.backends, "Backends (comma-separated), e.g. system,mimalloc");
   cmd.add_option("--policy", o.policies, "Buffer policies: exact, padded");
-  cmd.add_option("--workload", o.workloads, "Workloads: allocate, zeroed, grow, append, noop, pair, batch, batch-reverse, xthread, workingset");
+  cmd.add_option("--workload", o.workloads, fmt::format("Workloads: {} (abench list says what each does)", fmt::join(kWorkloadNames, ", ")));
   cmd.add_option("--size", o.sizes, "Buffer sizes in bytes");
   cmd.add_option("--align", o.alignments,
                  "Alignments: N (N<=256: preferred N; N>256: requested N) or R:P");

@@ -96,7 +96,7 @@ void parse_protocol(const nlohmann::json& j, const std::string& file, RunProtoco
   if (j.contains("measure")) {
     const auto measure = string_value(j["measure"], field("measure"));
     if (!measure_named(measure, p.measure))
-      fail(field("measure"), fmt::format("'{}' is not a measure (allowed: {})", measure, kMeasureNames));
+      fail(field("measure"), fmt::format("'{}' is not a measure (allowed: {})", measure, measure_names()));
   }
   for (const ProtocolField& f : protocol_fields())
     if (const auto value = j.find(f.key); value != j.end())

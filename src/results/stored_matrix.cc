@@ -27,7 +27,7 @@ Matrix matrix_as_stored(const nlohmann::json& results, const std::vector<std::st
       m.entry_set = parse_entry_set(axes["entry"].get<std::string>(), where);
     RunProtocol& r = m.protocol;
     if (!measure_named(p.value("measure", "time"), r.measure))
-      throw UsageError(fmt::format("field 'protocol.measure' is not one of {}", kMeasureNames));
+      throw UsageError(fmt::format("field 'protocol.measure' is not one of {}", measure_names()));
     if (!p.is_object()) throw UsageError("malformed results: field 'protocol' must be an object");
     for (const ProtocolField& f : protocol_fields()) {
       const auto value = p.find(f.key);
