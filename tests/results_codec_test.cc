@@ -12,6 +12,7 @@
 #include "src/results/results_writers.h"
 #include "src/util/errors.h"
 #include "src/verdict/compare.h"
+#include "src/verdict/compare_file.h"
 #include "tests/synthetic_results.h"
 
 namespace abench {
@@ -131,6 +132,52 @@ TEST(ResultsCodec, RefusesWhatAFileMustNotSayNamingTheField) {
     EXPECT_NE(error.find(c.must_mention), std::string::npos) << "expected: " << c.must_mention << "\ngot: " << error;
   }
   EXPECT_EQ(error_reading(good), "");
+}
+
+// compare.json's reader: a verdict must be the one rule's at the file's own settings, and
+// the tallies must be the rows'; a crafted "faster" or a forged count is refused.
+TEST(CompareFileCodec, RefusesWhatAFileMustNotSayNamingTheField) {
+  const Comparison slower = compare_results(testing::synthetic_compare(6, 1.1), VerdictSettings{});
+  const nlohmann::json good = comparison_json(slower);
+  ASSERT_EQ(good["rows"][0]["verdict"], "slower");
+  struct Case {
+    std::function<void(nlohmann::json&)> edit;
+    std::string must_mention;
+  };
+  const std::vector<Case> cases{
+      {[](auto& j) { j["rows"][0]["verdict"] = "faster"; },
+       "field 'rows[0].verdict' is 'faster', but its change +9.89% and interval [+9.89%, +10.44%] at minimum effect 1% "
+       "make it 'slower'"},
+      {[](auto& j) { j["rows"][0]["verdict"] = "~"; }, "make it 'slower'"},
+      {[](auto& j) { j["method"]["min_effect"] = 0.5; }, "field 'rows[0].verdict' is 'slower', but"},
+      {[](auto& j) { j["rows"][0]["coverage"] = 0.5; }, "covers 0.5, less than the file's confidence 0.95"},
+      {[](auto& j) { j["rows"][0]["verdict"] = "pass"; }, "(allowed: slower, faster, ~, undecided, failed)"},
+      {[](auto& j) { j["rows"][0]["interval"] = {0.2, 0.3}; }, "field 'rows[0].interval' must hold the change"},
+      {[](auto& j) { j["rows"][0]["change"] = "big"; }, "field 'rows[0].change' must be a finite number"},
+      {[](auto& j) { j["calls"] = 0; }, "field 'calls' is 0, but the rows make it"},
+      {[](auto& j) { j["method"]["confidence"] = 0; }, "field 'method.confidence' must lie between 0.5 and 1"},
+      {[](auto& j) { j["rows"][0]["pair"] = 3; }, "field 'rows[0].pair' is 3 (allowed: 0 to 0)"},
+      {[](auto& j) { j["rows"][0]["workload"] = "shrink"; }, "field 'rows[0].workload'"},
+      {[](auto& j) { j["metric"] = "cycles_per_op"; }, "field 'metric' is 'cycles_per_op'"},
+      {[](auto& j) { j["rows"][0].erase("verdict"); }, "field 'rows[0].verdict' is missing"},
+  };
+  for (const Case& c : cases) {
+    nlohmann::json j = good;
+    c.edit(j);
+    std::string error;
+    try {
+      comparison_from_json(j, "compare.json");
+    } catch (const UsageError& e) {
+      error = e.what();
+    }
+    EXPECT_NE(error.find("compare.json: malformed compare file: "), std::string::npos) << error;
+    EXPECT_NE(error.find(c.must_mention), std::string::npos) << "expected: " << c.must_mention << "\ngot: " << error;
+  }
+  // What follows from the rows is derived again: a file's own geometric mean is not taken.
+  nlohmann::json edited = good;
+  edited["geomean_change"] = -0.5;
+  edited["warnings"] = {"all is well"};
+  EXPECT_EQ(comparison_json(comparison_from_json(edited, "compare.json")), good);
 }
 
 // The medians a summary and a verdict use are the samples' own, not what a file says.

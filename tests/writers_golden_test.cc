@@ -1,7 +1,7 @@
 // The verdict writers on synthetic results against golden files (tests/data/golden/): compare.md,
 // compare.csv, compare.json, gate.md and gate.json, byte for byte, so a change of format is a
-// change of a file in the same commit. ABENCH_UPDATE_GOLDEN=1 writes them anew. gate.json and
-// noise.json also go write -> read -> write to the same bytes.
+// change of a file in the same commit. ABENCH_UPDATE_GOLDEN=1 writes them anew. compare.json,
+// gate.json and noise.json also go write -> read -> write to the same bytes.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -11,6 +11,7 @@
 
 #include "src/results/noise_file.h"
 #include "src/verdict/compare.h"
+#include "src/verdict/compare_file.h"
 #include "src/verdict/gate.h"
 #include "src/verdict/gate_file.h"
 #include "src/verdict/pairing.h"
@@ -63,6 +64,15 @@ TEST(WritersGolden, GateFiles) {
   const GateVerdict v = changed_gate();
   expect_golden("gate.md", gate_markdown(v));
   expect_golden("gate.json", gate_json(v).dump(2) + "\n");
+}
+
+TEST(WritersGolden, CompareFileReadsBackToTheSameBytesAndEveryWriterAgrees) {
+  const Comparison c = compare_results(changed_compare(), VerdictSettings{0.02, 0.99});
+  const std::string json = comparison_json(c).dump(2);
+  const Comparison read = comparison_from_json(nlohmann::json::parse(json), "compare.json");
+  EXPECT_EQ(comparison_json(read).dump(2), json);
+  EXPECT_EQ(comparison_markdown(read), comparison_markdown(c));
+  EXPECT_EQ(comparison_csv(read), comparison_csv(c));
 }
 
 TEST(WritersGolden, GateAndNoiseFilesReadBackToTheSameBytes) {

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "src/verdict/compare_file.h"
 #include "src/report/report_writer.h"
 #include "src/util/atomic_file.h"
 #include "src/verdict/compare.h"

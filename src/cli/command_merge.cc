@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "src/verdict/compare_file.h"
 #include "src/util/atomic_file.h"
 #include "src/verdict/compare.h"
 #include "src/util/errors.h"

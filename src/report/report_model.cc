@@ -7,6 +7,7 @@
 #include "src/util/errors.h"
 #include "src/results/results_reader.h"
 #include "src/util/text.h"
+#include "src/verdict/compare_file.h"
 #include "src/verdict/gate_file.h"
 #include "src/results/results.h"
 #include "src/util/json_file.h"
@@ -15,11 +16,6 @@ namespace abench {
 namespace {
 
 using nlohmann::json;
-
-std::optional<double> number_at(const json& j, const std::string& key) {
-  if (!j.is_object() || !j.contains(key) || !j[key].is_number()) return std::nullopt;
-  return j[key].get<double>();
-}
 
 std::string text_at(const json& j, const std::string& key) {
   if (!j.is_object() || !j.contains(key) || !j[key].is_string()) return "";
@@ -30,16 +26,6 @@ std::string fact_text(const json& value) {
   if (value.is_string()) return value.get<std::string>();
   if (value.is_null()) return "not readable";
   return value.dump();
-}
-
-// put_change's fields (compare.json rows and gate.json cells write them alike).
-void read_judgement(const json& j, ReportChange& change) {
-  change.change = number_at(j, "change");
-  if (j.contains("interval") && j["interval"].is_array()) {
-    change.low = j["interval"][0].get<double>();
-    change.high = j["interval"][1].get<double>();
-  }
-  change.problem = text_at(j, "problem");
 }
 
 void read_results(const std::filesystem::path& file, ReportModel& model) {
@@ -104,24 +90,23 @@ void read_results(const std::filesystem::path& file, ReportModel& model) {
 }
 
 void read_compare(const std::filesystem::path& file, ReportModel& model) {
-  const json j = read_json_file(file.string(), "the compare file");
-  if (text_at(j, "schema") != "abench.compare")
-    throw UsageError(fmt::format("{}: field 'schema' must be 'abench.compare'", file.string()));
-  try {
-    for (const json& row : j.at("rows")) {
-      ReportChange change;
-      change.group = fmt::format("{} -> {}", row.at("baseline").get<std::string>(), row.at("candidate").get<std::string>());
-      change.workload = row.at("workload").get<std::string>();
-      change.cell = cell_axes_label(row.at("size").get<std::uint64_t>(), row.at("requested_align").get<std::uint64_t>(),
-                                    row.at("preferred_align").get<std::uint64_t>(), row.at("live").get<std::uint64_t>());
-      read_judgement(row, change);
-      change.verdict = row.at("verdict").get<std::string>();
-      model.changes.push_back(std::move(change));
+  // The one reader of compare.json: each verdict checked against its interval.
+  const Comparison c = load_comparison(file.string());
+  for (const CompareRow& row : c.rows) {
+    ReportChange change;
+    change.group = fmt::format("{} -> {}", c.baseline_labels[row.pair], c.candidate_labels[row.pair]);
+    change.workload = name_of(row.spec.workload);
+    change.cell = cell_axes_label(row.spec.size, row.spec.alignment.requested, row.spec.alignment.preferred, row.spec.live);
+    if (row.judgement) {
+      change.change = row.judgement->change;
+      change.low = row.judgement->low;
+      change.high = row.judgement->high;
     }
-    for (const json& w : j.at("warnings")) model.warnings.push_back(fact_text(w));
-  } catch (const json::exception& e) {
-    throw UsageError(fmt::format("{}: malformed compare file: {}", file.string(), e.what()));
+    change.problem = row.problem;
+    change.verdict = std::string(name_of(row.verdict));
+    model.changes.push_back(std::move(change));
   }
+  for (const std::string& w : c.warnings) model.warnings.push_back(w);
 }
 
 // A gate's cell key is backend/policy/workload/size/R:P/live.

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "harness/json_fields.h"
+#include "src/util/json_field.h"
 #include "src/results/stored_matrix.h"
 #include "src/stats/statistics.h"
 #include "src/util/errors.h"
@@ -18,81 +19,7 @@
 namespace abench {
 namespace {
 
-// Where a value sits in the file ("cells[3].processes[0].round"), for error messages.
-class Field {
- public:
-  Field(const std::string& path, const nlohmann::json& value, std::string name)
-      : path_(path), value_(value), name_(std::move(name)) {}
-
-  const nlohmann::json& json() const { return value_; }
-  const std::string& name() const { return name_; }
-  // For the parsers of matrix values, which say what is wrong after it.
-  std::string where() const { return fmt::format("{}: malformed results: field '{}'", path_, name_); }
-
-  [[noreturn]] void fail(const std::string& what) const {
-    throw UsageError(fmt::format("{}: malformed results: field '{}' {}", path_, name_, what));
-  }
-
-  Field at(const char* key) const {
-    if (!value_.is_object()) fail("must be an object");
-    if (!value_.contains(key)) throw UsageError(fmt::format("{}: malformed results: field '{}' is missing", path_, child(key)));
-    return Field(path_, value_[key], child(key));
-  }
-  bool has(const char* key) const { return value_.is_object() && value_.contains(key) && !value_[key].is_null(); }
-  Field at(std::size_t index) const { return Field(path_, value_[index], fmt::format("{}[{}]", name_, index)); }
-  // A member whose key is data (an environment variable, a perf event).
-  Field member(const std::string& key, const nlohmann::json& value) const { return Field(path_, value, name_ + "." + key); }
-
-  std::size_t size_of_list() const {
-    if (!value_.is_array()) fail("must be a list, got " + shown());
-    return value_.size();
-  }
-  std::string text() const {
-    if (!value_.is_string()) fail("must be a string, got " + shown());
-    return value_.get<std::string>();
-  }
-  bool flag() const {
-    if (!value_.is_boolean()) fail("must be true or false, got " + shown());
-    return value_.get<bool>();
-  }
-  template <class T>
-  T whole(T low, T high) const {
-    T v{};
-    try {
-      v = whole_number<T>(value_, name_.c_str());
-    } catch (const std::invalid_argument&) {
-      fail(fmt::format("must be a whole number from {} to {}, got {}", low, high, shown()));
-    }
-    if (v < low || v > high) fail(fmt::format("is {} (allowed: {} to {})", v, low, high));
-    return v;
-  }
-  // A figure abench measured: finite and not negative.
-  double figure() const {
-    if (!value_.is_number() || !std::isfinite(value_.get<double>()) || value_.get<double>() < 0)
-      fail("must be a finite number, not negative, got " + shown());
-    return value_.get<double>();
-  }
-  std::vector<double> figures() const {
-    std::vector<double> out(size_of_list());
-    for (std::size_t i = 0; i < out.size(); ++i) out[i] = at(i).figure();
-    return out;
-  }
-  std::vector<std::string> texts() const {
-    std::vector<std::string> out(size_of_list());
-    for (std::size_t i = 0; i < out.size(); ++i) out[i] = at(i).text();
-    return out;
-  }
-  std::string shown() const { return printable(value_.dump().substr(0, 60)); }
-
- private:
-  std::string child(const char* key) const { return name_.empty() ? key : name_ + "." + key; }
-
-  const std::string& path_;
-  const nlohmann::json& value_;
-  std::string name_;
-};
-
-int signal_named(const Field& f) {
+int signal_named(const JsonField& f) {
   if (f.json().is_null()) return 0;
   const std::string name = f.text();
   for (int s = 1; s < NSIG; ++s)
@@ -100,7 +27,7 @@ int signal_named(const Field& f) {
   f.fail(fmt::format("is '{}', not the name of a signal (INT, TERM, ...)", printable(name.substr(0, 40))));
 }
 
-Variant variant_from(const Field& v, std::optional<WorkerHello>& hello) {
+Variant variant_from(const JsonField& v, std::optional<WorkerHello>& hello) {
   Variant variant;
   variant.name = v.at("label").text();
   if (variant.name.empty()) v.at("label").fail("must not be empty");
@@ -112,7 +39,7 @@ Variant variant_from(const Field& v, std::optional<WorkerHello>& hello) {
   if (v.has("preload")) variant.preload = v.at("preload").text();
   if (v.has("exe")) variant.exe = v.at("exe").text();
   if (v.has("env")) {
-    const Field env = v.at("env");
+    const JsonField env = v.at("env");
     if (!env.json().is_object()) env.fail("must be an object of NAME: value");
     for (const auto& [key, value] : env.json().items())
       variant.env.emplace_back(key, env.member(key, value).text());
@@ -127,7 +54,7 @@ Variant variant_from(const Field& v, std::optional<WorkerHello>& hello) {
   return variant;
 }
 
-ProcessMeasurement process_from(const Field& p, const MetricNames& names, int max_round) {
+ProcessMeasurement process_from(const JsonField& p, const MetricNames& names, int max_round) {
   ProcessMeasurement m;
   m.round = p.at("round").whole<int>(1, max_round) - 1;
   m.pid = p.at("pid").whole<long>(0, std::numeric_limits<int>::max());
@@ -143,7 +70,7 @@ ProcessMeasurement process_from(const Field& p, const MetricNames& names, int ma
   p.at(names.process_median).figure();
   m.median_ns_per_op = median(m.sample_ns_per_op);
   if (p.has("sample_iterations")) {
-    const Field counts = p.at("sample_iterations");
+    const JsonField counts = p.at("sample_iterations");
     if (counts.size_of_list() != m.sample_ns_per_op.size())
       counts.fail(fmt::format("has {} counts for {} samples", counts.size_of_list(), m.sample_ns_per_op.size()));
     for (std::size_t i = 0; i < counts.size_of_list(); ++i)
@@ -151,7 +78,7 @@ ProcessMeasurement process_from(const Field& p, const MetricNames& names, int ma
   }
   if (p.has("data_accesses_per_op")) m.data_accesses_per_op = p.at("data_accesses_per_op").figure();
   if (p.has("counter_samples_per_op")) {
-    const Field counters = p.at("counter_samples_per_op");
+    const JsonField counters = p.at("counter_samples_per_op");
     if (!counters.json().is_object()) counters.fail("must be an object of event: samples");
     for (const auto& [event, samples] : counters.json().items())
       m.counter_samples_per_op[event] = counters.member(event, samples).figures();
@@ -166,7 +93,7 @@ WorkKey work_of(const PlannedCell& c) {
           c.spec.live};
 }
 
-CellRecord cell_from(const Field& c, std::size_t index, const RunResults& r, const std::map<std::string, std::size_t>& labels,
+CellRecord cell_from(const JsonField& c, std::size_t index, const RunResults& r, const std::map<std::string, std::size_t>& labels,
                      int max_round) {
   CellRecord cell;
   CellSpec& spec = cell.cell.spec;
@@ -189,13 +116,13 @@ CellRecord cell_from(const Field& c, std::size_t index, const RunResults& r, con
   spec.live = parse_live(c.at("live").json(), c.at("live").where());
 
   const MetricNames& names = metric_names(r.protocol.measure);
-  const Field processes = c.at("processes");
+  const JsonField processes = c.at("processes");
   for (std::size_t k = 0; k < processes.size_of_list(); ++k)
     cell.processes.push_back(process_from(processes.at(k), names, max_round));
   cell.failures = c.at("errors").texts();
   if (c.has("refusal")) cell.refusal = c.at("refusal").text();
   if (c.has("counts")) {
-    const Field counts = c.at("counts");
+    const JsonField counts = c.at("counts");
     if (!counts.json().is_object()) counts.fail("must be an object or null");
     nlohmann::json whole = counts.json();
     whole["id"] = spec.id;
@@ -208,7 +135,7 @@ CellRecord cell_from(const Field& c, std::size_t index, const RunResults& r, con
   }
   if (c.has("counts_unavailable")) cell.counts_unavailable = c.at("counts_unavailable").text();
   if (c.has("finished_rounds")) {
-    const Field rounds = c.at("finished_rounds");
+    const JsonField rounds = c.at("finished_rounds");
     for (std::size_t k = 0; k < rounds.size_of_list(); ++k)
       cell.rounds_done.push_back(rounds.at(k).whole<int>(1, max_round) - 1);
   } else {  // a file from before --resume: the rounds it measured are the rounds it finished
@@ -231,7 +158,7 @@ CellRecord cell_from(const Field& c, std::size_t index, const RunResults& r, con
 
 // A compare's cells: variant 2p is pair p's baseline, 2p+1 its candidate, and each cell has
 // the cell of the same work on the other side as its partner.
-void pair_sides(const Field& cells, RunResults& r) {
+void pair_sides(const JsonField& cells, RunResults& r) {
   bool sided = false;
   for (std::size_t i = 0; i < r.cells.size(); ++i) {
     const std::string side = cells.at(i).has("side") ? cells.at(i).at("side").text() : "";
@@ -260,12 +187,12 @@ void pair_sides(const Field& cells, RunResults& r) {
   }
 }
 
-void read_shard(const Field& s, RunResults& r) {
+void read_shard(const JsonField& s, RunResults& r) {
   PlanShard shard;
   shard.count = s.at("count").whole<int>(1, 100000);
   shard.index = s.at("index").whole<int>(1, shard.count);
   shard.plan_cells = s.at("plan_cells").whole<std::size_t>(r.cells.size(), std::size_t{1} << 40);
-  const Field ids = s.at("plan_ids");
+  const JsonField ids = s.at("plan_ids");
   if (ids.size_of_list() != r.cells.size())
     ids.fail(fmt::format("has {} ids for the file's {} cells", ids.size_of_list(), r.cells.size()));
   for (std::size_t i = 0; i < ids.size_of_list(); ++i)
@@ -285,7 +212,7 @@ RunResults results_from_json(const nlohmann::json& j, const std::string& path) {
     throw UsageError(fmt::format("{}: field 'schema_version' is {}, this abench reads version {}", path,
                                  printable(j.value("schema_version", nlohmann::json(0)).dump().substr(0, 20)),
                                  kResultsSchemaVersion));
-  const Field root(path, j, "");
+  const JsonField root(path, j, "");
   RunResults r;
   try {
     r.matrix = matrix_as_stored(j, known_backends());
@@ -293,7 +220,7 @@ RunResults results_from_json(const nlohmann::json& j, const std::string& path) {
     throw UsageError(fmt::format("{}: {}", path, e.what()));
   }
   r.protocol = r.matrix.protocol;
-  const Field protocol = root.at("protocol");
+  const JsonField protocol = root.at("protocol");
   if (!(r.protocol.interval_confidence > 0.5 && r.protocol.interval_confidence < 1))
     protocol.at("until_interval").at("confidence").fail("must lie between 0.5 and 1");
   // Rounds beyond the plan's come only from adaptive rounds (and the gate's confirmation,
@@ -310,7 +237,7 @@ RunResults results_from_json(const nlohmann::json& j, const std::string& path) {
   r.conditions = root.at("conditions").json();
   if (!r.conditions.is_object()) root.at("conditions").fail("must be an object");
 
-  const Field variants = root.at("variants");
+  const JsonField variants = root.at("variants");
   std::map<std::string, std::size_t> labels;
   for (std::size_t v = 0; v < variants.size_of_list(); ++v) {
     std::optional<WorkerHello> hello;
@@ -320,7 +247,7 @@ RunResults results_from_json(const nlohmann::json& j, const std::string& path) {
       variants.at(v).at("label").fail("names two variants: labels tell variants apart");
   }
 
-  const Field cells = root.at("cells");
+  const JsonField cells = root.at("cells");
   for (std::size_t i = 0; i < cells.size_of_list(); ++i) {
     r.cells.push_back(cell_from(cells.at(i), i, r, labels, max_round));
     r.plan.cells.push_back(r.cells.back().cell);

@@ -118,13 +118,14 @@ Judgement judge_change(const CellSides& sides, double confidence, double bar) {
       return j;
     }
   }
-  if (j.low > 0 && j.change >= bar)
-    j.call = Call::slower;
-  else if (j.high < 0 && -j.change >= bar)
-    j.call = Call::faster;
-  else
-    j.call = Call::unchanged;
+  j.call = call_of(j.change, j.low, j.high, bar);
   return j;
+}
+
+Call call_of(double change, double low, double high, double bar) {
+  if (low > 0 && change >= bar) return Call::slower;
+  if (high < 0 && -change >= bar) return Call::faster;
+  return Call::unchanged;
 }
 
 }  // namespace abench

@@ -51,6 +51,9 @@ struct Judgement {
 // a gate cell's applied threshold (the larger of its threshold and k x its noise floor).
 // A change is called when its interval excludes 0 and the change is at least the bar.
 Judgement judge_change(const CellSides& sides, double confidence, double bar);
+// The call of a change whose interval reached the confidence: the last step of
+// judge_change, and how a reader of compare.json checks the verdicts it was handed.
+Call call_of(double change, double low, double high, double bar);
 
 // The fewest rounds a side of an interleaved run needs for a verdict at `confidence`.
 int rounds_needed(double confidence);

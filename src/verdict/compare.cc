@@ -41,64 +41,15 @@ std::string allocator_of(const RunResults& results, std::size_t variant) {
 }
 }  // namespace
 
-Comparison compare_results(const RunResults& results, const VerdictSettings& settings) {
-  Comparison c;
-  c.settings = settings;
-  c.measure = results.protocol.measure;
-  c.samples_paired = results.protocol.interleave_batches;
-  c.processes = results.protocol.processes;
-  c.until_interval = results.protocol.until_interval;
-  c.max_rounds = results.protocol.max_rounds;
-  const Plan& plan = results.plan;
-  for (std::size_t v = 0; v + 1 < plan.variants.size(); v += 2) {
-    c.baseline_labels.push_back(plan.variants[v].label());
-    c.candidate_labels.push_back(plan.variants[v + 1].label());
-    c.baseline_allocators.push_back(allocator_of(results, v));
-    c.candidate_allocators.push_back(allocator_of(results, v + 1));
-    c.pair_backends.push_back(plan.variants[v].backend == plan.variants[v + 1].backend
-                                  ? plan.variants[v].backend
-                                  : plan.variants[v].backend + "->" + plan.variants[v + 1].backend);
-  }
-
+void derive_from_rows(Comparison& c) {
+  // The geometric mean is an estimate, not a verdict: undecided cells count too.
   std::map<std::string, std::vector<double>> log_ratios;
-  for (const CellPair& pair : pair_sides(results)) {
-    CompareRow row;
-    row.pair = pair.variant_pair;
-    row.spec = pair.before_cell->cell.spec;
-    row.before_cell = pair.before_cell->cell.spec.id;
-    row.after_cell = pair.after_cell->cell.spec.id;
-    row.before_counts = pair.before_cell->counts;
-    row.after_counts = pair.after_cell->counts;
-    if (!pair.before_cell->counts_unavailable.empty()) row.counts_unavailable = "baseline: " + pair.before_cell->counts_unavailable;
-    else if (!pair.after_cell->counts_unavailable.empty()) row.counts_unavailable = "candidate: " + pair.after_cell->counts_unavailable;
-    const CellSummary& b = pair.before_summary;
-    const CellSummary& a = pair.after_summary;
-    row.before_ns = b.ns_per_op;
-    row.after_ns = a.ns_per_op;
-    row.before_min = b.process_min_ns;
-    row.before_max = b.process_max_ns;
-    row.after_min = a.process_min_ns;
-    row.after_max = a.process_max_ns;
-    if (!pair.problem.empty()) {
-      row.problem = pair.problem;
-    } else {
-      // The two sides of a compare ran round by round: paired by round, and sample by sample
-      // when the pairs took turns batch by batch.
-      row.judgement = judge_change(pair.sides(), settings.confidence, settings.min_effect);
-      switch (row.judgement->call) {
-        case Call::slower: row.verdict = Verdict::slower; break;
-        case Call::faster: row.verdict = Verdict::faster; break;
-        case Call::unchanged: row.verdict = Verdict::unchanged; break;
-        case Call::undecided: row.verdict = Verdict::undecided; break;
-      }
-      if (row.verdict == Verdict::undecided) row.problem = row.judgement->reason;
-      // The geometric mean is an estimate, not a verdict: undecided cells count too.
-      if (row.spec.workload != Workload::noop)
-        log_ratios[c.pair_backends[row.pair]].push_back(std::log1p(row.judgement->change));
-    }
-    c.rows.push_back(std::move(row));
-  }
-
+  for (const CompareRow& row : c.rows)
+    if (row.judgement && row.spec.workload != Workload::noop)
+      log_ratios[c.pair_backends[row.pair]].push_back(std::log1p(row.judgement->change));
+  c.geomean_change_by_backend.clear();
+  c.geomean_change.reset();
+  c.warnings.clear();
   std::vector<double> all;
   for (const auto& [backend, logs] : log_ratios) {
     double sum = 0;
@@ -132,6 +83,63 @@ Comparison compare_results(const RunResults& results, const VerdictSettings& set
       failed > 0)
     c.warnings.push_back(fmt::format("{} cell{} without a verdict: see the rows marked failed", failed,
                                      failed == 1 ? "" : "s"));
+}
+
+Comparison compare_results(const RunResults& results, const VerdictSettings& settings) {
+  Comparison c;
+  c.settings = settings;
+  c.measure = results.protocol.measure;
+  c.samples_paired = results.protocol.interleave_batches;
+  c.processes = results.protocol.processes;
+  c.until_interval = results.protocol.until_interval;
+  c.max_rounds = results.protocol.max_rounds;
+  const Plan& plan = results.plan;
+  for (std::size_t v = 0; v + 1 < plan.variants.size(); v += 2) {
+    c.baseline_labels.push_back(plan.variants[v].label());
+    c.candidate_labels.push_back(plan.variants[v + 1].label());
+    c.baseline_allocators.push_back(allocator_of(results, v));
+    c.candidate_allocators.push_back(allocator_of(results, v + 1));
+    c.pair_backends.push_back(plan.variants[v].backend == plan.variants[v + 1].backend
+                                  ? plan.variants[v].backend
+                                  : plan.variants[v].backend + "->" + plan.variants[v + 1].backend);
+  }
+
+  for (const CellPair& pair : pair_sides(results)) {
+    CompareRow row;
+    row.pair = pair.variant_pair;
+    row.spec = pair.before_cell->cell.spec;
+    row.before_cell = pair.before_cell->cell.spec.id;
+    row.after_cell = pair.after_cell->cell.spec.id;
+    row.before_counts = pair.before_cell->counts;
+    row.after_counts = pair.after_cell->counts;
+    if (!pair.before_cell->counts_unavailable.empty()) row.counts_unavailable = "baseline: " + pair.before_cell->counts_unavailable;
+    else if (!pair.after_cell->counts_unavailable.empty()) row.counts_unavailable = "candidate: " + pair.after_cell->counts_unavailable;
+    const CellSummary& b = pair.before_summary;
+    const CellSummary& a = pair.after_summary;
+    row.before_ns = b.ns_per_op;
+    row.after_ns = a.ns_per_op;
+    row.before_min = b.process_min_ns;
+    row.before_max = b.process_max_ns;
+    row.after_min = a.process_min_ns;
+    row.after_max = a.process_max_ns;
+    if (!pair.problem.empty()) {
+      row.problem = pair.problem;
+    } else {
+      // The two sides of a compare ran round by round: paired by round, and sample by sample
+      // when the pairs took turns batch by batch.
+      row.judgement = judge_change(pair.sides(), settings.confidence, settings.min_effect);
+      switch (row.judgement->call) {
+        case Call::slower: row.verdict = Verdict::slower; break;
+        case Call::faster: row.verdict = Verdict::faster; break;
+        case Call::unchanged: row.verdict = Verdict::unchanged; break;
+        case Call::undecided: row.verdict = Verdict::undecided; break;
+      }
+      if (row.verdict == Verdict::undecided) row.problem = row.judgement->reason;
+    }
+    c.rows.push_back(std::move(row));
+  }
+
+  derive_from_rows(c);
   return c;
 }
 

@@ -71,12 +71,14 @@ CompareTally tally_of(const Comparison& c);
 
 // results must come from make_compare_plan (variant 2p baseline, 2p+1 candidate).
 Comparison compare_results(const RunResults& results, const VerdictSettings& settings);
+// What follows from a comparison's rows: the geometric means and the warnings.
+void derive_from_rows(Comparison& c);
 
 // "change", "interval", "coverage", "paired" in j, or nulls and "problem" without them.
-void put_change(nlohmann::json& j, const std::optional<Judgement>& judgement, const std::string& problem);
 
 std::string comparison_markdown(const Comparison& c);
 std::string comparison_csv(const Comparison& c);
-nlohmann::json comparison_json(const Comparison& c);
+// How the interval was computed, in words (compare.md and compare.json say it).
+std::string interval_method_text(const Comparison& c);
 
 }  // namespace abench

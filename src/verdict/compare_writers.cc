@@ -70,17 +70,6 @@ std::string verdict_text(const CompareRow& row) {
   return std::string(name_of(row.verdict));
 }
 
-std::string method_text(const Comparison& c) {
-  if (c.measure == Measure::instructions)
-    return "exact counts: the interval is the range of the rounds' changes, and a change is called when that "
-           "range excludes 0";
-  return fmt::format("exact {:.0f}% sign-test interval over the rounds' paired ratios{} (change: their median)",
-                     c.settings.confidence * 100,
-                     c.samples_paired ? ", each from the samples the two processes took in turns: the mean of the "
-                                         "median sample ratio of the pairs each side led"
-                                       : "");
-}
-
 }  // namespace
 
 std::string comparison_markdown(const Comparison& c) {
@@ -95,7 +84,7 @@ std::string comparison_markdown(const Comparison& c) {
       "\n{}; before/after: median of the process medians, {}; change = "
       "after/before − 1 (positive: slower); interval: {}; `~`: interval includes 0 or |change| < {:.1f}%; "
       "undecided: too few rounds for the confidence. Counts per buffer.\n\n",
-      rounds_text(c), unit, method_text(c), c.settings.min_effect * 100);
+      rounds_text(c), unit, interval_method_text(c), c.settings.min_effect * 100);
   out += fmt::format("| backend | workload | size | align | live | before {0} | after {0} | change | interval | "
                      "before range | after range | requested bytes | usable bytes | requests | verdict |\n", unit);
   out += "|---|---|--:|--:|--:|--:|--:|--:|---|---|---|---|---|---|---|\n";
@@ -147,73 +136,16 @@ std::string comparison_csv(const Comparison& c) {
   return out;
 }
 
-void put_change(nlohmann::json& j, const std::optional<Judgement>& judgement, const std::string& problem) {
-  if (judgement) {
-    j["change"] = judgement->change;
-    j["interval"] = {judgement->low, judgement->high};
-    j["coverage"] = judgement->coverage;
-    j["paired"] = judgement->paired;
-    j["replicates"] = judgement->replicates;
-  } else {
-    j["change"] = nullptr;
-    j["interval"] = nullptr;
-  }
-  if (!problem.empty()) j["problem"] = problem;
+std::string interval_method_text(const Comparison& c) {
+  if (c.measure == Measure::instructions)
+    return "exact counts: the interval is the range of the rounds' changes, and a change is called when that "
+           "range excludes 0";
+  return fmt::format("exact {:.0f}% sign-test interval over the rounds' paired ratios{} (change: their median)",
+                     c.settings.confidence * 100,
+                     c.samples_paired ? ", each from the samples the two processes took in turns: the mean of the "
+                                         "median sample ratio of the pairs each side led"
+                                       : "");
 }
 
-nlohmann::json comparison_json(const Comparison& c) {
-  const MetricNames& m = metric_names(c.measure);
-  const CompareTally t = tally_of(c);
-  nlohmann::json rows = nlohmann::json::array();
-  auto opt = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); };
-  for (const CompareRow& row : c.rows) {
-    nlohmann::json j{{"pair", row.pair},
-                     {"baseline", c.baseline_labels[row.pair]},
-                     {"candidate", c.candidate_labels[row.pair]},
-                     {"workload", name_of(row.spec.workload)},
-                     {"size", row.spec.size},
-                     {"requested_align", row.spec.alignment.requested},
-                     {"preferred_align", row.spec.alignment.preferred},
-                     {"live", row.spec.live},
-                     {"before_cell", row.before_cell},
-                     {"after_cell", row.after_cell},
-                     {std::string("before_") + m.per_op, opt(row.before_ns)},
-                     {std::string("after_") + m.per_op, opt(row.after_ns)},
-                     {std::string("before_range_") + m.per_op, {opt(row.before_min), opt(row.before_max)}},
-                     {std::string("after_range_") + m.per_op, {opt(row.after_min), opt(row.after_max)}},
-                     {"verdict", name_of(row.verdict)}};
-    put_change(j, row.judgement, row.problem);
-    j["counts_before"] = row.before_counts ? nlohmann::json(*row.before_counts) : nlohmann::json(nullptr);
-    j["counts_after"] = row.after_counts ? nlohmann::json(*row.after_counts) : nlohmann::json(nullptr);
-    j["counts_unavailable"] = row.counts_unavailable.empty() ? nlohmann::json(nullptr) : nlohmann::json(row.counts_unavailable);
-    rows.push_back(std::move(j));
-  }
-  nlohmann::json geomeans = nlohmann::json::object();
-  for (const auto& [backend, change] : c.geomean_change_by_backend) geomeans[backend] = change;
-  return {{"schema", "abench.compare"},
-          {"schema_version", 1},
-          {"metric", m.per_op},
-          {"method", {{"statistic", "per process: its median sample; per round: after/before of its two "
-                                    "processes; change: the median over rounds"},
-                      {"interval", method_text(c) + " (docs/statistics.md)"},
-                      {"confidence", c.settings.confidence},
-                      {"min_effect", c.settings.min_effect}}},
-          {"processes_per_side", c.processes},
-          {"until_interval", c.until_interval > 0 ? nlohmann::json{{"width_percent", c.until_interval * 100},
-                                                                   {"max_rounds", c.max_rounds}}
-                                                  : nlohmann::json(nullptr)},
-          {"judged", t.judged},
-          {"undecided", t.undecided},
-          {"calls", t.calls},
-          {"expected_false_calls", t.expected_false_calls},
-          {"baselines", c.baseline_labels},
-          {"candidates", c.candidate_labels},
-          {"baseline_allocators", c.baseline_allocators},
-          {"candidate_allocators", c.candidate_allocators},
-          {"rows", rows},
-          {"geomean_change_by_backend", geomeans},
-          {"geomean_change", c.geomean_change ? nlohmann::json(*c.geomean_change) : nlohmann::json(nullptr)},
-          {"warnings", c.warnings}};
-}
 
 }  // namespace abench

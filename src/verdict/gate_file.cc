@@ -1,3 +1,4 @@
+#include "src/verdict/compare_file.h"
 #include "src/verdict/gate_file.h"
 
 #include <algorithm>

@@ -17,6 +17,7 @@
 
 #include "src/util/errors.h"
 #include "src/verdict/gate.h"
+#include "src/verdict/compare_file.h"
 #include "src/verdict/gate_file.h"
 #include "src/plan/matrix.h"
 #include "src/run/orchestrator.h"
@@ -117,6 +118,13 @@ const std::map<std::string, std::function<void(const std::string&)>> kTargets{
        const GateVerdict v = gate_verdict_from_json(read_json_file(path, "the fuzzed file"), path);
        (void)gate_markdown(v);
        (void)gate_json(v).dump();
+     }},
+    {"compare",
+     [](const std::string& t) {
+       const Comparison c = load_comparison(as_file(t));
+       (void)comparison_markdown(c);
+       (void)comparison_csv(c);
+       (void)comparison_json(c).dump();
      }},
     {"protocol", worker_protocol},
 };
