@@ -91,6 +91,29 @@ TEST(Orchestrator, ACrashFailsOnlyTheCellItWasRunningAndAFreshWorkerRunsTheRest)
   EXPECT_NE(csv.find(",failed,"), std::string::npos);
 }
 
+// A worker whose hello names one cell twice, then dies: each cell fails once and the run
+// ends (the blamed cell was once also "not reached", and every fresh worker failed it anew).
+TEST(Orchestrator, AHelloThatNamesACellTwiceCannotMakeContinuationsWithoutEnd) {
+  class RepeatingHello : public WorkerLauncher {
+   public:
+    int launches = 0;
+    LaunchOutcome run(const LaunchRequest&, const ProtocolLineHandler& on_line) override {
+      ++launches;
+      on_line(R"({"type":"hello","backend":"system","allocator_version":"x","malloc_object":"x","pinned_cpu":-1,)"
+              R"("pid":1,"order":[1,1]})");
+      LaunchOutcome outcome;
+      outcome.started = true;
+      outcome.exit_code = 1;
+      return outcome;
+    }
+  } launcher;
+  RunResults results = make_results({"system"}, 1);
+  int updates = 0;
+  run_plan(results, launcher, hooks_counting(updates));
+  EXPECT_LE(launcher.launches, static_cast<int>(results.cells.size()));
+  for (const CellRecord& cell : results.cells) EXPECT_EQ(cell.failures.size(), 1u) << cell.cell.spec.id;
+}
+
 TEST(Orchestrator, AWorkerThatDiesInEveryCellFailsEachCellOnceAndStops) {
   RunResults results = make_results({"system"}, 1);
   FakeLauncher launcher;

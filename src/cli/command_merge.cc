@@ -2,6 +2,7 @@
 // (`--shard K/N`) into one results directory of the form the unsharded command writes
 // (docs/ci.md); every table, verdict and export is computed again from the joined data.
 #include <chrono>
+#include <optional>
 #include <algorithm>
 #include <filesystem>
 #include <map>
@@ -118,6 +119,24 @@ int merge_noise(const std::vector<ShardResults>& shards, const std::filesystem::
   return kExitOk;
 }
 
+VerdictSettings agreed_compare_settings(const std::vector<ShardResults>& shards) {
+  std::optional<VerdictSettings> agreed;
+  std::string first;
+  for (const ShardResults& shard : shards) {
+    const std::string path = (shard.dir / "compare.json").string();
+    const VerdictSettings settings = load_comparison(path).settings;
+    if (!agreed) {
+      agreed = settings, first = path;
+    } else if (settings.confidence != agreed->confidence || settings.min_effect != agreed->min_effect) {
+      throw UsageError(fmt::format("abench merge: {} judges at confidence {:g} and minimum effect {:g}, {} at {:g} and "
+                                   "{:g}: shards of one compare judge alike; nothing was merged",
+                                   first, agreed->confidence, agreed->min_effect, path, settings.confidence,
+                                   settings.min_effect));
+    }
+  }
+  return *agreed;
+}
+
 }  // namespace
 
 int merge_command(const MergeOptions& o, const std::vector<std::string>& command_line) {
@@ -137,8 +156,8 @@ int merge_command(const MergeOptions& o, const std::vector<std::string>& command
       for (const ShardResults& shard : shards) {
         runs.push_back(shard);
         runs.back().path = (shard.dir / fmt::format("run{}", run) / "results.json").string();
-        runs.back().json = read_json_file(runs.back().path, "abench merge");
-        runs.back().results = results_from_json(runs.back().json, runs.back().path);
+        runs.back().results = load_results(runs.back().path);
+        runs.back().canonical = results_to_json(runs.back().results);
       }
       std::filesystem::create_directories(dir / fmt::format("run{}", run));
       write_result_files(dir / fmt::format("run{}", run), merge_shards(runs, command_line));
@@ -151,10 +170,9 @@ int merge_command(const MergeOptions& o, const std::vector<std::string>& command
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const RunTotals t = totals_of(merged);
   if (std::filesystem::exists(shards.front().dir / "compare.json")) {
-    const nlohmann::json method = read_json_file((shards.front().dir / "compare.json").string(), "abench merge").at("method");
-    VerdictSettings settings;
-    settings.confidence = method.at("confidence").get<double>();
-    settings.min_effect = method.at("min_effect").get<double>();
+    // The shards' verdicts are judged again over the whole plan, at the settings every shard's
+    // compare.json (read by the one reader, each verdict checked) agrees on.
+    const VerdictSettings settings = agreed_compare_settings(shards);
     const Comparison comparison = compare_results(merged, settings);
     const std::string markdown = comparison_markdown(comparison);
     write_file_atomically(dir / "compare.md", markdown);

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <map>
 #include <random>
-#include <ranges>
 #include <set>
 
 #include <fmt/format.h>
@@ -50,8 +49,8 @@ std::vector<std::string> keys_of(const nlohmann::json& object, const std::set<st
 
 void check_same(const ShardResults& a, const ShardResults& b, const std::string& section,
                 const std::vector<std::string>& fields, const std::string& why) {
-  const nlohmann::json& sa = a.json.at(section);
-  const nlohmann::json& sb = b.json.at(section);
+  const nlohmann::json& sa = a.canonical.at(section);
+  const nlohmann::json& sb = b.canonical.at(section);
   std::vector<std::string> all = fields;
   if (all.empty()) {
     all = keys_of(sa);
@@ -82,32 +81,23 @@ ShardResults read_shard(const std::filesystem::path& dir) {
   if (!std::filesystem::exists(shard.path))
     throw UsageError(fmt::format("abench merge: {} holds no results.json (nor a calibrate's noise.json): name the "
                                  "output directory of a shard (--shard K/N); nothing was merged", dir.string()));
-  shard.json = read_json_file(shard.path, "abench merge");
-  try {
-    if (shard.json.value("schema", "") != "abench.results")
-      throw UsageError(fmt::format("abench merge: {}: field 'schema' is not \"abench.results\"; nothing was merged",
-                                   shard.path));
-    if (!shard.json.contains("shard"))
-      throw UsageError(fmt::format("abench merge: {}: field 'shard' is missing: these results were not measured "
-                                   "with --shard K/N, so there is nothing to merge them with", shard.path));
-    shard.index = whole_number<int>(shard.json["shard"].at("index"), "shard.index");
-    shard.count = whole_number<int>(shard.json["shard"].at("count"), "shard.count");
-    const auto line = shard.json.at("command_line").get<std::vector<std::string>>();
-    shard.command = line.size() >= 2 ? line[1] : "";
-    if (!shard.json.at("complete").get<bool>())
-      throw UsageError(fmt::format(
-          "abench merge: {}: shard {}/{} is not finished (field 'complete' is false){}; nothing was merged",
-          shard.path, shard.index, shard.count,
-          shard.command == "run" || shard.command == "compare"
-              ? fmt::format(": finish it with abench {} --resume {}", shard.command, dir.string())
-              : ": run it again"));
-    // The reader checks that shard.plan_ids names one plan cell per cell.
-    shard.results = results_from_json(shard.json, shard.path);
-  } catch (const nlohmann::json::exception& e) {
-    throw UsageError(fmt::format("abench merge: {} is not a shard's results: {}", shard.path, e.what()));
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(fmt::format("abench merge: {} is not a shard's results: {}", shard.path, e.what()));
-  }
+  // The one reader: every field and cross-reference checked (plan_ids one plan cell per cell).
+  shard.results = load_results(shard.path);
+  if (!shard.results.plan.shard)
+    throw UsageError(fmt::format("abench merge: {}: field 'shard' is missing: these results were not measured "
+                                 "with --shard K/N, so there is nothing to merge them with", shard.path));
+  shard.index = shard.results.plan.shard->index;
+  shard.count = shard.results.plan.shard->count;
+  const std::vector<std::string>& line = shard.results.command_line;
+  shard.command = line.size() >= 2 ? line[1] : "";
+  if (!shard.results.complete)
+    throw UsageError(fmt::format(
+        "abench merge: {}: shard {}/{} is not finished (field 'complete' is false){}; nothing was merged",
+        shard.path, shard.index, shard.count,
+        shard.command == "run" || shard.command == "compare"
+            ? fmt::format(": finish it with abench {} --resume {}", shard.command, dir.string())
+            : ": run it again"));
+  shard.canonical = results_to_json(shard.results);
   return shard;
 }
 
@@ -128,8 +118,8 @@ void check_shards_belong_together(const std::vector<ShardResults>& shards, bool 
       check_same(first, s, "conditions", {"abench_version", "abench_git_revision"},
                  "they were measured by different versions of abench");
       check_same(first, s, "shard", {"plan_cells"}, "they are shards of different plans");
-      const auto& va = first.json.at("variants");
-      const auto& vb = s.json.at("variants");
+      const auto& va = first.canonical.at("variants");
+      const auto& vb = s.canonical.at("variants");
       if (va.size() != vb.size())
         refuse(first, s, "variants", fmt::format("{} variants", va.size()), fmt::format("{} variants", vb.size()),
                "they measure different variants");
@@ -150,8 +140,8 @@ void check_shards_belong_together(const std::vector<ShardResults>& shards, bool 
                    "their workers were different builds");
         }
       }
-      if (!across_machines && fingerprint_of(first.json) != fingerprint_of(s.json))
-        refuse(first, s, "conditions.machine_fingerprint", fingerprint_of(first.json), fingerprint_of(s.json),
+      if (!across_machines && fingerprint_of(first.canonical) != fingerprint_of(s.canonical))
+        refuse(first, s, "conditions.machine_fingerprint", fingerprint_of(first.canonical), fingerprint_of(s.canonical),
                "they were measured on different machines; merge them with --across-machines to accept that (each "
                "cell then records its machine, and the results say so)");
     }
@@ -166,13 +156,12 @@ void check_shards_belong_together(const std::vector<ShardResults>& shards, bool 
       throw UsageError(fmt::format("abench merge: shard {}/{} is given twice ({} and {}): each shard once; nothing "
                                    "was merged", s.index, s.count, at->second, s.path));
   }
-  std::vector<int> missing;
-  for (int k = 1; k <= first.count; ++k)
-    if (!given.contains(k)) missing.push_back(k);
+  std::vector<int> missing, present;
+  for (int k = 1; k <= first.count; ++k) (given.contains(k) ? present : missing).push_back(k);
   if (!missing.empty())
     throw UsageError(fmt::format("abench merge: shard{} {} of {} {} missing (given: {}); nothing was merged",
                                  missing.size() == 1 ? "" : "s", fmt::join(missing, ", "), first.count,
-                                 missing.size() == 1 ? "is" : "are", fmt::join(std::views::keys(given), ", ")));
+                                 missing.size() == 1 ? "is" : "are", fmt::join(present, ", ")));
 }
 
 std::vector<std::string> unsharded_command_line(const std::vector<std::string>& line) {
@@ -185,9 +174,8 @@ namespace {
 // Lays a shard's cells into the whole plan's places (cell i at plan_ids[i]) and its workers
 // beside the others'. Refuses a cell that is not the plan's at that place, or is there twice.
 void lay_in_shard(RunResults& merged, const ShardResults& shard, std::vector<bool>& filled) {
-  const nlohmann::json& j = shard.json;
-  const std::string machine = fingerprint_of(j);
-  const auto plan_ids = j.at("shard").at("plan_ids").get<std::vector<int>>();
+  const std::string machine = fingerprint_of(shard.canonical);
+  const std::vector<int>& plan_ids = shard.results.plan.shard->plan_ids;
   const std::size_t plan_cells = merged.cells.size();
   const std::size_t per_variant = plan_cells / std::max<std::size_t>(merged.plan.variants.size(), 1);
   const std::vector<CellRecord>& cells = shard.results.cells;
@@ -224,19 +212,19 @@ RunResults merge_shards(const std::vector<ShardResults>& shards, const std::vect
   std::vector<const ShardResults*> in_order;
   for (const ShardResults& s : shards) in_order.push_back(&s);
   std::sort(in_order.begin(), in_order.end(), [](auto* a, auto* b) { return a->index < b->index; });
-  const nlohmann::json& first = in_order.front()->json;
+  const ShardResults& first = *in_order.front();
   RunResults merged;
   try {
     merged.matrix = in_order.front()->results.matrix;
     merged.protocol = merged.matrix.protocol;
-    merged.command_line = unsharded_command_line(first.at("command_line").get<std::vector<std::string>>());
+    merged.command_line = unsharded_command_line(first.results.command_line);
     merged.run_id = random_run_id();  // each cell's two sides are of one shard's run: paired by round
     merged.complete = true;
     merged.plan.processes = merged.protocol.processes;
     merged.plan.variants = in_order.front()->results.plan.variants;
     merged.stored_hellos.resize(merged.plan.variants.size());
 
-    const std::size_t plan_cells = whole_number<std::size_t>(first.at("shard").at("plan_cells"), "shard.plan_cells");
+    const std::size_t plan_cells = first.results.plan.shard->plan_cells;
     std::size_t measured = 0;
     for (const ShardResults* s : in_order) measured += s->results.cells.size();
     if (measured != plan_cells)
@@ -248,16 +236,16 @@ RunResults merge_shards(const std::vector<ShardResults>& shards, const std::vect
     std::set<std::string> machines, warnings;
     for (const ShardResults* s : in_order) {
       lay_in_shard(merged, *s, filled);
-      const nlohmann::json& j = s->json;
-      machines.insert(fingerprint_of(j));
-      for (const auto& w : j.at("conditions").value("warnings", nlohmann::json::array())) warnings.insert(text_of(w));
-      const std::string started = j.at("started_at").get<std::string>();
-      const std::string finished = j.value("finished_at", nlohmann::json()).is_string() ? j["finished_at"].get<std::string>() : "";
+      const nlohmann::json& conditions = s->results.conditions;
+      machines.insert(fingerprint_of(s->canonical));
+      for (const auto& w : conditions.value("warnings", nlohmann::json::array())) warnings.insert(text_of(w));
+      const std::string& started = s->results.started_at;
+      const std::string& finished = s->results.finished_at;
       if (merged.started_at.empty() || started < merged.started_at) merged.started_at = started;
       merged.finished_at = std::max(merged.finished_at, finished);
-      info.shards.push_back({s->index, s->dir.string(), s->results.run_id, started, finished, fingerprint_of(j),
-                             j.at("conditions").value("hostname", nlohmann::json()), s->results.cells.size(),
-                             s->results.plan.shard ? s->results.plan.shard->expected_s : 0.0, j.at("conditions")});
+      info.shards.push_back({s->index, s->dir.string(), s->results.run_id, started, finished, fingerprint_of(s->canonical),
+                             conditions.value("hostname", nlohmann::json()), s->results.cells.size(),
+                             s->results.plan.shard->expected_s, conditions});
     }
     for (const CellRecord& record : merged.cells) merged.plan.cells.push_back(record.cell);
     // A compare's (or side-by-side gate's) variants pair up: 2p the baseline, 2p+1 its candidate.
@@ -269,7 +257,7 @@ RunResults merge_shards(const std::vector<ShardResults>& shards, const std::vect
       for (std::size_t id = 0; id < plan_cells; ++id)
         merged.plan.partner[id] = static_cast<int>(((id / per_variant) ^ 1) * per_variant + id % per_variant);
     }
-    merged.conditions = first.at("conditions");
+    merged.conditions = first.results.conditions;
     if (machines.size() > 1)
       warnings.insert(fmt::format("merged from {} shards measured on {} machines (fingerprints {}): each cell's "
                                   "field 'machine_fingerprint' says where it was measured; a cell's variants were "

@@ -74,10 +74,16 @@ std::vector<int> JobRunner::finish(const LaunchOutcome& outcome) {
     *text = printable(*text);
   std::vector<int> unreported;
   const std::vector<int>& order = worker.hello ? worker.hello->order : worker.job.cell_ids;
-  for (int id : order)
-    if (!reported_.contains(id) && std::count(worker.job.cell_ids.begin(), worker.job.cell_ids.end(), id)) unreported.push_back(id);
-  for (int id : worker.job.cell_ids)  // a hello whose order left cells out
-    if (!reported_.contains(id) && !std::count(unreported.begin(), unreported.end(), id)) unreported.push_back(id);
+  // Each cell once: a hello that names a cell twice must not put the blamed cell among the
+  // ones not reached, or every fresh worker would fail it again (found by the protocol fuzz
+  // target: [1, 1] made continuations without end).
+  auto add = [&](int id) {
+    if (!reported_.contains(id) && std::count(worker.job.cell_ids.begin(), worker.job.cell_ids.end(), id) &&
+        !std::count(unreported.begin(), unreported.end(), id))
+      unreported.push_back(id);
+  };
+  for (int id : order) add(id);
+  for (int id : worker.job.cell_ids) add(id);  // a hello whose order left cells out
   std::vector<int> not_reached;
   if (outcome.interrupted_by != 0 || outcome.cancelled || unreported.empty()) {
     hooks_.on_update(results_);
