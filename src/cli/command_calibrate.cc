@@ -111,7 +111,7 @@ int calibrate_command(const CalibrateOptions& o, const std::vector<std::string>&
   std::set<std::string> measured_keys;  // a shard measures some of the stored cells
   for (int run = 0; run < o.runs; ++run) {
     const auto run_dir = dir / fmt::format("run{}", run + 1);
-    std::filesystem::create_directories(run_dir);
+    make_output_subdirectory(run_dir);
     const RunResults results = execute_plan(plan, matrix, run_dir, command_line);
     throw_if_interrupted(results, run_dir, nullptr);
     failed += totals_of(results).failed;

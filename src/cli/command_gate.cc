@@ -125,7 +125,7 @@ void confirm_regressions(GateVerdict& verdict, RunResults& measured, const Matri
   Plan plan = measured.plan;
   std::erase_if(plan.jobs, [&](const Job& job) { return job.mode != WorkerMode::time || !variants.contains(job.variant); });
   const auto confirm_dir = dir / "confirm";
-  std::filesystem::create_directories(confirm_dir);
+  make_output_subdirectory(confirm_dir);
   const RunResults second = execute_plan(std::move(plan), matrix, confirm_dir, command_line);
   throw_if_interrupted(second, confirm_dir, nullptr);
   auto judged = [&](const RunResults& results) {

@@ -159,7 +159,7 @@ int merge_command(const MergeOptions& o, const std::vector<std::string>& command
         runs.back().results = load_results(runs.back().path);
         runs.back().canonical = results_to_json(runs.back().results);
       }
-      std::filesystem::create_directories(dir / fmt::format("run{}", run));
+      make_output_subdirectory(dir / fmt::format("run{}", run));
       write_result_files(dir / fmt::format("run{}", run), merge_shards(runs, command_line));
     }
     return merge_noise(shards, dir);

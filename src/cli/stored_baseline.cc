@@ -1,10 +1,13 @@
 #include "src/cli/stored_baseline.h"
 
 #include <algorithm>
+#include <fstream>
+#include <sstream>
 
 #include <fmt/format.h>
 
 #include "src/verdict/compare.h"
+#include "src/util/atomic_file.h"
 #include "src/util/errors.h"
 #include "src/util/names.h"
 #include "src/cli/measure.h"
@@ -22,13 +25,14 @@ std::filesystem::path baseline_store(const std::string& name, const std::string&
 
 void store_baseline_workers(const std::filesystem::path& store, const std::vector<Variant>& variants) {
   const auto dir = store / "workers";
-  std::filesystem::create_directories(dir);
+  make_output_subdirectory(dir);
   for (const Variant& variant : variants) {
     const std::filesystem::path worker = worker_path(variant, WorkerMode::time);
-    const auto target = dir / ("abench-worker-" + variant.backend);
-    const auto temporary = dir / ("." + target.filename().string() + ".tmp");
-    std::filesystem::copy_file(worker, temporary, std::filesystem::copy_options::overwrite_existing);
-    std::filesystem::rename(temporary, target);
+    std::ifstream in(worker, std::ios::binary);
+    std::stringstream bytes;
+    bytes << in.rdbuf();
+    if (!in) throw EnvironmentError(fmt::format("{}: cannot read the worker to store it", worker.string()));
+    write_file_atomically(dir / ("abench-worker-" + variant.backend), bytes.str(), 0755);
   }
 }
 

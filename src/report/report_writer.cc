@@ -46,19 +46,25 @@ std::vector<RenderedFigure> render(const std::vector<Figure>& figures, const std
   std::string all;
   for (const Figure& f : figures) {
     write_file_atomically(figures_dir / (f.id + ".gp"), script_of(f, f.id + ".svg", f.id + ".png"));
-    all += script_of(f, "." + f.id + ".svg.tmp", "." + f.id + ".png.tmp") + "reset\n";
+    all += script_of(f, f.id + ".svg", f.id + ".png") + "reset\n";
   }
   std::vector<RenderedFigure> rendered;
   if (figures.empty()) return rendered;
-  const std::string render_script = ".render.gp";
-  write_file_atomically(figures_dir / render_script, all);
-  run_gnuplot(render_script, figures_dir);
-  std::filesystem::remove(figures_dir / render_script);
-  for (const Figure& f : figures) {
-    for (const char* ext : {".svg", ".png"})
-      std::filesystem::rename(figures_dir / ("." + f.id + ext + ".tmp"), figures_dir / (f.id + ext));
-    rendered.push_back({f, read_text(figures_dir / (f.id + ".svg"))});
+  // gnuplot writes where its script says, following links: into a directory of abench's own,
+  // made fresh, from which each figure is renamed into place.
+  const std::filesystem::path work = make_private_directory(figures_dir, ".render-");
+  try {
+    write_file_atomically(work / "render.gp", all);
+    run_gnuplot("render.gp", work);
+    for (const Figure& f : figures) {
+      rendered.push_back({f, read_text(work / (f.id + ".svg"))});
+      for (const char* ext : {".svg", ".png"}) std::filesystem::rename(work / (f.id + ext), figures_dir / (f.id + ext));
+    }
+  } catch (...) {
+    std::filesystem::remove_all(work);
+    throw;
   }
+  std::filesystem::remove_all(work);
   return rendered;
 }
 
@@ -67,9 +73,7 @@ std::vector<RenderedFigure> render(const std::vector<Figure>& figures, const std
 std::filesystem::path write_report(const std::filesystem::path& dir) {
   const ReportModel model = load_report_model(dir);
   const std::filesystem::path figures_dir = dir / "report";
-  std::error_code error;
-  std::filesystem::create_directories(figures_dir, error);
-  if (error) throw EnvironmentError(fmt::format("{}: cannot create: {}", figures_dir.string(), error.message()));
+  make_output_subdirectory(figures_dir);
   const std::vector<RenderedFigure> rendered = render(report_figures(model), figures_dir);
   const std::filesystem::path html = dir / "report.html";
   write_file_atomically(html, report_html(model, rendered));

@@ -1,3 +1,4 @@
+#include "src/util/atomic_file.h"
 #include "src/run/execute.h"
 
 #include <unistd.h>
@@ -91,7 +92,7 @@ RunResults execute_plan(Plan plan, const Matrix& matrix, const std::filesystem::
   if (matrix.protocol.measure == Measure::instructions) {
     hooks.valgrind = find_valgrind();
     hooks.callgrind_dir = (dir / "callgrind").string();
-    std::filesystem::create_directories(hooks.callgrind_dir);
+    make_output_subdirectory(hooks.callgrind_dir);
   }
   ProcessLauncher launcher;
   if (resume) {
