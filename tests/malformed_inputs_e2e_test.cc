@@ -91,6 +91,9 @@ std::vector<std::string> gate_files(std::vector<std::string> extra = {}) {
 
 const std::vector<Malformed> kCorpus{
     // Flags: each numeric one in a range a person would type, said in words.
+    {"out_empty", {"run", "--matrix", "quick", "--backend", "system", "--out", ""}, "", "", 2,
+     "--out: must not be empty"},
+    {"format_empty_item", run_with({"--format", "go,,bencher"}), "", "", 2, "option --format: an empty item in the list"},
     {"samples_zero", run_with({"--samples", "0"}), "", "", 2, "--samples: 0 is out of range (allowed: a whole number from 1 to 10000)"},
     {"samples_text", run_with({"--samples", "many"}), "", "", 2, "--samples"},
     {"processes_zero", run_with({"--processes", "0"}), "", "", 2, "allowed: a whole number from 1 to 1000"},

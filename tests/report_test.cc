@@ -79,6 +79,8 @@ TEST(ReportFigures, PerCellFiguresPlaceEachVariantsFigureWithItsProcessRange) {
 
 TEST(ReportFigures, TextFromFilesStaysText) {
   EXPECT_EQ(gnuplot_string("a\"b\\c\nd`rm -rf ~`\x01"), "\"a\\\"b\\\\c\\nd'rm -rf ~'\"");
+  // A tic label is a format to gnuplot: "%d" would read an argument that is not there.
+  EXPECT_EQ(gnuplot_tic_label("v%d 50%"), "\"v%%d 50%%\"");
   ReportModel m = model_with_changes();
   m.changes[0].group = "x`touch /tmp/owned`\" ; system(\"id\") #";
   m.changes[0].verdict = "slower\nplot";  // a verdict read from a file never names a data block

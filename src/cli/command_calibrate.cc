@@ -34,7 +34,7 @@ CLI::App* register_calibrate_command(CLI::App& app, CalibrateOptions& o) {
   cmd->add_option("--runs", o.runs, "Unchanged runs to measure (at least 2)")->check(CLI::Range(2, 50))->capture_default_str();
   o.measure.matrix.clear();  // default: the stored baseline's matrix and protocol
   add_measure_options(*cmd, o.measure);
-  cmd->add_option("--out", o.out, "Output directory (default: results/<time>-calibrate-<matrix>)");
+  cmd->add_option("--out", o.out, "Output directory (default: results/<time>-calibrate-<matrix>)")->check(kNotEmpty);
   return cmd;
 }
 

@@ -205,7 +205,7 @@ CLI::App* register_gate_command(CLI::App& app, GateCommandOptions& o) {
   add_gate_rule_options(*cmd, o.gate);
   o.measure.matrix.clear();  // default: the baseline's own matrix and protocol
   add_measure_options(*cmd, o.measure);
-  cmd->add_option("--out", o.out, "Directory for gate.md and gate.json (default: results/<time>-gate)");
+  cmd->add_option("--out", o.out, "Directory for gate.md and gate.json (default: results/<time>-gate)")->check(kNotEmpty);
   return cmd;
 }
 

@@ -19,7 +19,7 @@ namespace abench {
 CLI::App* register_run_command(CLI::App& app, RunOptions& o) {
   CLI::App* cmd = app.add_subcommand("run", "Measure a matrix; write results.json, results.csv and a table");
   add_measure_options(*cmd, o.measure);
-  cmd->add_option("--out", o.out, "Output directory (default: results/<time>-<matrix>)");
+  cmd->add_option("--out", o.out, "Output directory (default: results/<time>-<matrix>)")->check(kNotEmpty);
   cmd->add_option("--save-baseline", o.save_baseline, "Also store the results as results/baselines/NAME/ for abench gate");
   add_resume_option(*cmd);
   return cmd;

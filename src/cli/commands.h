@@ -12,6 +12,14 @@
 
 namespace abench {
 
+// An option whose empty value would silently mean its default (`--out ''` wrote into the
+// source tree's results/): refused.
+inline const CLI::Validator kNotEmpty(
+    [](std::string& value) {
+      return value.empty() ? std::string("must not be empty (leave the option out for its default)") : std::string();
+    },
+    "");
+
 // Axis and protocol overrides shared by every command that measures.
 struct MeasureOptions {
   std::string matrix = "default";

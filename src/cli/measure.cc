@@ -220,8 +220,15 @@ void add_measure_options(CLI::App& cmd, MeasureOptions& o) {
   cmd.get_option("--no-pin")->excludes(
       cmd.add_option("--cpu", o.cpu, "Pin workers to this CPU (default: the last allowed)"));
   cmd.add_flag("--no-report", o.no_report, "Do not draw report.html and report/ (abench report DIR draws them later)");
-  cmd.add_option("--format", o.formats, formats_help())
-      ->delimiter(',');
+  // Split here, not by CLI11, which drops empty items: "go,,bencher" is a typo to report.
+  cmd.add_option_function<std::vector<std::string>>(
+         "--format",
+         [&o](const std::vector<std::string>& values) {
+           for (const std::string& value : values)
+             for (std::string& item : split_on_commas(value)) o.formats.push_back(std::move(item));
+         },
+         formats_help())
+      ->type_name("TEXT");
   // A whole number as typed: CLI11 would wrap -1 to 18446744073709551615.
   cmd.add_option("--seed", o.seed, "Seed for the per-process cell order (default: from the clock)")
       ->check(CLI::Validator(

@@ -48,6 +48,9 @@ std::string formats_help() {
 
 void check_formats(const std::vector<std::string>& formats, Measure measure) {
   for (const std::string& name : formats) {
+    if (name.empty())
+      throw UsageError(fmt::format("option --format: an empty item in the list (allowed: {}; write e.g. --format go,bencher)",
+                                   names()));
     const auto f = std::find_if(export_formats().begin(), export_formats().end(),
                                 [&](const ExportFormat& e) { return e.name == name; });
     if (f == export_formats().end())

@@ -36,6 +36,12 @@ std::string gnuplot_string(std::string_view text) {
   return out + "\"";
 }
 
+std::string gnuplot_tic_label(std::string_view text) {
+  std::string doubled;
+  for (const char c : text) doubled += c == '%' ? std::string("%%") : std::string(1, c);
+  return gnuplot_string(doubled);
+}
+
 void run_gnuplot(const std::filesystem::path& script, const std::filesystem::path& relative_work_dir) {
   // Absolute: the spawn changes into it before it opens the messages file under it.
   const std::filesystem::path work_dir = std::filesystem::absolute(relative_work_dir);

@@ -13,6 +13,8 @@ namespace abench {
 // quotes escaped, other control characters dropped, and backquotes written as ' (gnuplot
 // would run the text between two as a shell command).
 std::string gnuplot_string(std::string_view text);
+// The same for a label in an explicit tic list, which gnuplot reads as a format: each % doubled.
+std::string gnuplot_tic_label(std::string_view text);
 
 // Runs `gnuplot SCRIPT` in `work_dir`. Throws EnvironmentError when gnuplot is not
 // installed or fails (with what it printed).

@@ -53,7 +53,7 @@ CategoryLayout layout_of(const ReportModel& model, const std::string& workload) 
 std::string xtics_of(const CategoryLayout& layout) {
   std::string out = "set xtics (";
   for (std::size_t i = 0; i < layout.tics.size(); ++i)
-    out += fmt::format("{}{} {}", i ? ", " : "", gnuplot_string(layout.tics[i]), i + 1);
+    out += fmt::format("{}{} {}", i ? ", " : "", gnuplot_tic_label(layout.tics[i]), i + 1);
   return out + fmt::format(")\nset xtics rotate by 30 right\nset bmargin 9\nset xrange [0.4:{}.6]\n", layout.tics.size());
 }
 
@@ -93,7 +93,7 @@ std::vector<Figure> draw_forest(const ReportModel& model) {
       last_workload = c.workload;
       const bool drawn = c.change && std::isfinite(*c.change);
       tics += fmt::format("{}{} {}", row > 1 ? ", " : "",
-                          gnuplot_string(c.workload + ": " + c.cell + (drawn ? "" : " (" + c.verdict + ")")), row);
+                          gnuplot_tic_label(c.workload + ": " + c.cell + (drawn ? "" : " (" + c.verdict + ")")), row);
       if (!drawn) continue;
       const double change = 100 * *c.change;
       const double low = c.low ? 100 * *c.low : change, high = c.high ? 100 * *c.high : change;

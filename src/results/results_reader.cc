@@ -10,6 +10,7 @@
 
 #include "harness/json_fields.h"
 #include "src/util/json_field.h"
+#include "src/plan/shard.h"
 #include "src/results/stored_matrix.h"
 #include "src/stats/statistics.h"
 #include "src/util/errors.h"
@@ -189,7 +190,7 @@ void pair_sides(const JsonField& cells, RunResults& r) {
 
 void read_shard(const JsonField& s, RunResults& r) {
   PlanShard shard;
-  shard.count = s.at("count").whole<int>(1, 100000);
+  shard.count = s.at("count").whole<int>(1, kMaxShards);
   shard.index = s.at("index").whole<int>(1, shard.count);
   shard.plan_cells = s.at("plan_cells").whole<std::size_t>(r.cells.size(), std::size_t{1} << 40);
   const JsonField ids = s.at("plan_ids");

@@ -73,4 +73,17 @@ std::vector<std::string> split_on_commas(std::string_view text) {
   }
 }
 
+std::string markdown_text(std::string_view text) {
+  std::string out;
+  for (char c : printable(text)) {
+    if (c == '\n' || c == '\r' || c == '\t') {
+      out += ' ';
+    } else {
+      if (std::string_view("\\`*_[]<>!#|~&@").find(c) != std::string_view::npos) out += '\\';
+      out += c;
+    }
+  }
+  return out;
+}
+
 }  // namespace abench

@@ -15,6 +15,13 @@ std::string printable(std::string_view bytes);
 // The last `max_bytes` of text (about), starting at a character boundary, made printable.
 std::string printable_tail(std::string_view bytes, std::size_t max_bytes);
 
+// Text from a file, a plugin, an allocator or a label, made inert in Markdown (compare.md,
+// gate.md, the step summary): made printable, line breaks and tabs turned into spaces, and
+// every character Markdown or GitHub gives a meaning (\ ` * _ [ ] < > ! # | ~ & @) escaped
+// with a backslash, so it can neither end a table cell nor open a heading, a link, an image,
+// raw HTML or a mention.
+std::string markdown_text(std::string_view text);
+
 // "a,,b" as {"a", "", "b"}: empty items kept, so a caller can refuse them.
 std::vector<std::string> split_on_commas(std::string_view text);
 

@@ -3,6 +3,7 @@
 
 #include "src/verdict/compare.h"
 #include "src/util/csv.h"
+#include "src/util/text.h"
 
 namespace abench {
 namespace {
@@ -65,8 +66,8 @@ std::string rounds_text(const Comparison& c) {
 }
 
 std::string verdict_text(const CompareRow& row) {
-  if (row.verdict == Verdict::failed) return "failed: " + row.problem.substr(0, 80);
-  if (row.verdict == Verdict::undecided) return "undecided: " + row.problem;
+  if (row.verdict == Verdict::failed) return "failed: " + markdown_text(row.problem.substr(0, 80));
+  if (row.verdict == Verdict::undecided) return "undecided: " + markdown_text(row.problem);
   return std::string(name_of(row.verdict));
 }
 
@@ -75,9 +76,11 @@ std::string verdict_text(const CompareRow& row) {
 std::string comparison_markdown(const Comparison& c) {
   std::string out;
   for (std::size_t p = 0; p < c.baseline_labels.size(); ++p) {
-    out += fmt::format("**{}** (before) vs **{}** (after)\n", c.baseline_labels[p], c.candidate_labels[p]);
+    out += fmt::format("**{}** (before) vs **{}** (after)\n", markdown_text(c.baseline_labels[p]),
+                       markdown_text(c.candidate_labels[p]));
     if (p < c.baseline_allocators.size() && !c.baseline_allocators[p].empty())
-      out += fmt::format("- before: {}\n- after: {}\n", c.baseline_allocators[p], c.candidate_allocators[p]);
+      out += fmt::format("- before: {}\n- after: {}\n", markdown_text(c.baseline_allocators[p]),
+                         markdown_text(c.candidate_allocators[p]));
   }
   const std::string unit = metric_names(c.measure).column;
   out += fmt::format(
@@ -90,7 +93,7 @@ std::string comparison_markdown(const Comparison& c) {
   out += "|---|---|--:|--:|--:|--:|--:|--:|---|---|---|---|---|---|---|\n";
   for (const CompareRow& row : c.rows)
     out += fmt::format("| {} | {} | {} | {}:{} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
-                       c.pair_backends[row.pair], name_of(row.spec.workload), row.spec.size,
+                       markdown_text(c.pair_backends[row.pair]), name_of(row.spec.workload), row.spec.size,
                        row.spec.alignment.requested, row.spec.alignment.preferred, row.spec.live,
                        ns(row.before_ns), ns(row.after_ns), change_text(row), interval_text(row, c.until_interval > 0),
                        range(row.before_min, row.before_max), range(row.after_min, row.after_max),
@@ -98,14 +101,14 @@ std::string comparison_markdown(const Comparison& c) {
                        verdict_text(row));
   out += "\n";
   for (const auto& [backend, change] : c.geomean_change_by_backend)
-    out += fmt::format("Geometric-mean change, {}: {}\n", backend, percent(change));
+    out += fmt::format("Geometric-mean change, {}: {}\n", markdown_text(backend), percent(change));
   if (c.geomean_change) out += fmt::format("Geometric-mean change, overall: {}\n", percent(*c.geomean_change));
   if (const CompareTally t = tally_of(c); t.judged > 0)
     out += fmt::format("\nFaster or slower: {} of {} judged cells. With nothing changed, chance alone would call "
                        "about {:.1f} of them (at most; each interval covers at least {:.1f}%, and changes under "
                        "{:.1f}% are never called).\n",
                        t.calls, t.judged, t.expected_false_calls, t.least_coverage * 100, c.settings.min_effect * 100);
-  for (const auto& w : c.warnings) out += "\n> **Note:** " + w + "\n";
+  for (const auto& w : c.warnings) out += "\n> **Note:** " + markdown_text(w) + "\n";
   return out;
 }
 

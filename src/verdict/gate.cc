@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "src/util/errors.h"
+#include "src/util/text.h"
 #include "src/plan/matrix.h"
 #include "src/verdict/pairing.h"
 
@@ -171,22 +172,22 @@ std::string gate_markdown(const GateVerdict& v) {
   std::set<std::string> metrics;
   for (const GateCell& c : v.cells) metrics.insert(c.metric);
   for (const std::string& m : metrics)
-    out += fmt::format("Judged on {}: change = candidate/baseline − 1, {:g}% intervals.\n\n", m, v.confidence * 100);
+    out += fmt::format("Judged on {}: change = candidate/baseline − 1, {:g}% intervals.\n\n", markdown_text(m), v.confidence * 100);
   out += "| cell | change | interval | threshold | noise floor | applied | result |\n|---|--:|---|--:|--:|--:|---|\n";
   for (const GateCell& c : v.cells) {
     const std::string change = c.judgement ? fmt::format("{:+.2f}%", c.judgement->change * 100) : "-";
     const std::string interval =
         c.judgement ? fmt::format("[{:+.2f}%, {:+.2f}%]", c.judgement->low * 100, c.judgement->high * 100) : "-";
-    const std::string result = c.outcome == GateOutcome::failed      ? "FAILED: " + c.problem.substr(0, 80)
-                               : c.outcome == GateOutcome::undecided ? "UNDECIDED: " + c.problem
+    const std::string result = c.outcome == GateOutcome::failed      ? "FAILED: " + markdown_text(c.problem.substr(0, 80))
+                               : c.outcome == GateOutcome::undecided ? "UNDECIDED: " + markdown_text(c.problem)
                                                                      : std::string(name_of(c.outcome));
-    out += fmt::format("| {} | {} | {} | {:.2f}% | {:.2f}% | {:.2f}%{} | {} |\n", c.key, change, interval,
+    out += fmt::format("| {} | {} | {} | {:.2f}% | {:.2f}% | {:.2f}%{} | {} |\n", markdown_text(c.key), change, interval,
                        c.threshold * 100, c.noise_floor * 100, c.applied * 100,
                        c.applied > c.threshold ? " (noise)" : "", result);
   }
   out += "\n" + gate_summary_lines(v);
-  for (const auto& n : v.notes) out += "\n" + n + "\n";
-  for (const auto& w : v.warnings) out += "\n> **Warning:** " + w + "\n";
+  for (const auto& n : v.notes) out += "\n" + markdown_text(n) + "\n";
+  for (const auto& w : v.warnings) out += "\n> **Warning:** " + markdown_text(w) + "\n";
   return out;
 }
 
