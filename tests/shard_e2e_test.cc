@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <set>
 
 #include <nlohmann/json.hpp>
@@ -367,10 +368,22 @@ TEST(ShardEndToEnd, ACalibrateInTwoShardsStoresTheFloorsOfEveryCellOnceMerged) {
     EXPECT_FALSE(std::filesystem::exists(store / "noise.json"));  // a part is never stored
     merge.push_back(out.string());
   }
-  merge.insert(merge.end(), {"--out", (dir.path() / "merged").string()});
+  // Without --save-noise the merge stores nothing, whatever name the shards' files give.
+  std::vector<std::string> unstored = merge;
+  unstored.insert(unstored.end(), {"--out", (dir.path() / "unstored").string()});
+  ASSERT_EQ(run_cli(unstored).exit_code, 0);
+  EXPECT_FALSE(std::filesystem::exists(store / "noise.json"));
+  EXPECT_EQ(read_json(dir.path() / "unstored" / "noise.json")["cells"].size(), 4u);
+
+  // A shard edited to claim a 1000% floor: the merge judges the floors again from the runs.
+  auto part = read_json(dir.path() / "cal1" / "noise.json");
+  for (auto& [key, floor] : part["cells"].items()) floor = 10.0;
+  std::ofstream(dir.path() / "cal1" / "noise.json") << part.dump();
+  merge.insert(merge.end(), {"--save-noise", name, "--out", (dir.path() / "merged").string()});
   const CliResult joined = run_cli(merge);
   ASSERT_EQ(joined.exit_code, 0) << joined.err;
   const auto noise = read_json(store / "noise.json");
+  for (const auto& [key, floor] : noise["cells"].items()) EXPECT_LT(floor.get<double>(), 10.0) << key;
   std::filesystem::remove_all(store);
   EXPECT_EQ(noise["cells"].size(), 4u);
   EXPECT_FALSE(noise.contains("shard"));

@@ -23,6 +23,7 @@
 #include "src/run/worker_registry.h"
 #include "src/run/execute.h"
 #include "src/verdict/compare.h"
+#include "src/verdict/noise_floors.h"
 #include "src/verdict/pairing.h"
 
 namespace abench {
@@ -101,42 +102,19 @@ int calibrate_command(const CalibrateOptions& o, const std::vector<std::string>&
   }
   const auto dir = prepare_output_dir(o.out, "calibrate-" + matrix.name);
 
-  std::map<std::string, std::vector<double>> medians;  // sequential: per cell key, one per run
-  std::map<std::string, double> largest_change;         // side by side: per cell key
-  if (!side_by_side && stored)
-    for (const CellRecord& cell : baseline.cells)
-      if (!cell.processes.empty()) medians[cell_key(baseline, cell)].push_back(median_of_medians(samples_of(cell)));
   std::size_t failed = 0;
   nlohmann::json conditions;
-  std::set<std::string> measured_keys;  // a shard measures some of the stored cells
+  std::vector<RunResults> runs;
   for (int run = 0; run < o.runs; ++run) {
     const auto run_dir = dir / fmt::format("run{}", run + 1);
     make_output_subdirectory(run_dir);
-    const RunResults results = execute_plan(plan, matrix, run_dir, command_line);
-    throw_if_interrupted(results, run_dir, nullptr);
-    failed += totals_of(results).failed;
-    conditions = results.conditions;
-    for (const CellRecord& cell : results.cells) measured_keys.insert(cell_key(results, cell));
-    if (side_by_side) {
-      for (const CellPair& pair : pair_sides(results))
-        if (pair.problem.empty()) {
-          // The gate's own estimate, from the gate's own rule: paired by round.
-          const double change = std::fabs(judge_change(pair.sides(), VerdictSettings{}.confidence, 0).change);
-          largest_change[pair.key] = std::max(largest_change[pair.key], change);
-        }
-    } else {
-      for (const CellRecord& cell : results.cells)
-        if (!cell.processes.empty()) medians[cell_key(results, cell)].push_back(median_of_medians(samples_of(cell)));
-    }
+    runs.push_back(execute_plan(plan, matrix, run_dir, command_line));
+    throw_if_interrupted(runs.back(), run_dir, nullptr);
+    failed += totals_of(runs.back()).failed;
+    conditions = runs.back().conditions;
   }
-  if (plan.shard) std::erase_if(medians, [&](const auto& entry) { return !measured_keys.contains(entry.first); });
-  for (const auto& [key, values] : medians) {
-    double floor = 0;  // the largest change between any two of the runs
-    for (std::size_t i = 0; i < values.size(); ++i)
-      for (std::size_t j = 0; j < values.size(); ++j)
-        if (i != j) floor = std::max(floor, std::fabs(values[i] / values[j] - 1));
-    largest_change[key] = floor;
-  }
+  const std::map<std::string, double> largest_change =
+      noise_floors(runs, !side_by_side && stored ? &baseline : nullptr, side_by_side);
   std::vector<double> floors;
   for (const auto& [key, floor] : largest_change) floors.push_back(floor);
   NoiseFile noise;

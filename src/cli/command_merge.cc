@@ -12,6 +12,7 @@
 
 #include "src/verdict/compare_file.h"
 #include "src/util/atomic_file.h"
+#include "src/verdict/noise_floors.h"
 #include "src/verdict/compare.h"
 #include "src/util/errors.h"
 #include "src/exports/format_registry.h"
@@ -39,6 +40,10 @@ CLI::App* register_merge_command(CLI::App& app, MergeOptions& o) {
   cmd->add_flag("--across-machines", o.across_machines,
                 "Merge shards measured on different machines (by default refused): each cell records its machine");
   cmd->add_flag("--no-report", o.no_report, "Do not draw report.html and report/");
+  cmd->add_option("--save-noise", o.save_noise,
+                  "calibrate's shards: store the merged floors as results/baselines/NAME/noise.json (never a name "
+                  "from a shard's file)")
+      ->check(kNotEmpty);
   return cmd;
 }
 
@@ -87,34 +92,33 @@ GateVerdict merged_gate(const std::vector<ShardResults>& shards, const RunResult
   return verdict;
 }
 
-// calibrate's shards: the noise floors of all their cells, stored as calibrate stores them.
-int merge_noise(const std::vector<ShardResults>& shards, const std::filesystem::path& dir) {
+// calibrate's shards: the noise floors judged again from the merged runs (a shard's own
+// floors are never copied), stored under results/baselines/ only as --save-noise names it.
+int merge_noise(const std::vector<ShardResults>& shards, const std::vector<RunResults>& runs,
+                const std::filesystem::path& dir, const std::string& save_noise) {
   NoiseFile noise;
-  std::string baseline;
-  for (std::size_t s = 0; s < shards.size(); ++s) {
-    const std::string path = (shards[s].dir / "noise.json").string();
-    const NoiseFile part = read_noise_file(path);
-    if (s == 0) {
-      noise.about = part.about;
-      noise.about.erase("shard");
-      noise.about.erase("baseline");
-      const auto named = part.about.find("baseline");
-      baseline = named != part.about.end() && named->is_string() ? named->get<std::string>() : "";
-    }
-    for (const auto& [key, floor] : part.floors)
-      if (!noise.floors.emplace(key, floor).second)
-        throw UsageError(fmt::format("abench merge: {}: cell '{}' has a noise floor in two shards", path, key));
-  }
+  noise.about = read_noise_file((shards.front().dir / "noise.json").string()).about;  // method and conditions
+  noise.about.erase("shard");
+  noise.about.erase("baseline");
+  const bool side_by_side = !runs.empty() && !runs.front().plan.partner.empty();
+  const std::filesystem::path store = save_noise.empty() ? std::filesystem::path() : baseline_store(save_noise, "--save-noise");
+  // Sequential floors count the stored baseline's own figures, as calibrate does.
+  std::optional<RunResults> stored;
+  if (!side_by_side && !store.empty() && std::filesystem::exists(store / "results.json"))
+    stored = load_results((store / "results.json").string());
+  noise.floors = noise_floors(runs, stored ? &*stored : nullptr, side_by_side);
   noise.about["merged_shards"] = shards.size();
   const std::string text = noise_to_json(noise).dump(2) + "\n";
   write_file_atomically(dir / "noise.json", text);
-  fmt::print("noise floors of {} cells from {} shards: {}\n", noise.floors.size(), shards.size(),
-             (dir / "noise.json").string());
-  if (!baseline.empty()) {
-    const auto store = baseline_store(baseline, "the shards' field 'baseline'");
-    std::filesystem::create_directories(store);
+  fmt::print("noise floors of {} cells from {} shards, judged again from their runs: {}\n", noise.floors.size(),
+             shards.size(), (dir / "noise.json").string());
+  if (!store.empty()) {
+    std::filesystem::create_directories(store.parent_path());
+    make_output_subdirectory(store);
     write_file_atomically(store / "noise.json", text);
     fmt::print("stored: {}\n", (store / "noise.json").string());
+  } else {
+    fmt::print("not stored as a baseline's floors: give --save-noise NAME to store them\n");
   }
   return kExitOk;
 }
@@ -151,6 +155,7 @@ int merge_command(const MergeOptions& o, const std::vector<std::string>& command
 
   if (command == "calibrate") {
     // Each measured run of the unsharded calibrate, joined: run1/, run2/, ...
+    std::vector<RunResults> merged_runs;
     for (int run = 1; std::filesystem::exists(shards.front().dir / fmt::format("run{}", run)); ++run) {
       std::vector<ShardResults> runs;
       for (const ShardResults& shard : shards) {
@@ -160,9 +165,10 @@ int merge_command(const MergeOptions& o, const std::vector<std::string>& command
         runs.back().canonical = results_to_json(runs.back().results);
       }
       make_output_subdirectory(dir / fmt::format("run{}", run));
-      write_result_files(dir / fmt::format("run{}", run), merge_shards(runs, command_line));
+      merged_runs.push_back(merge_shards(runs, command_line));
+      write_result_files(dir / fmt::format("run{}", run), merged_runs.back());
     }
-    return merge_noise(shards, dir);
+    return merge_noise(shards, merged_runs, dir, o.save_noise);
   }
 
   write_result_files(dir, merged);

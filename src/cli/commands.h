@@ -108,6 +108,7 @@ struct MergeOptions {
   std::string out;
   bool across_machines = false;
   bool no_report = false;
+  std::string save_noise;  // calibrate's shards: the baseline whose floors the merge stores
 };
 CLI::App* register_merge_command(CLI::App& app, MergeOptions& options);
 int merge_command(const MergeOptions& options, const std::vector<std::string>& command_line);
