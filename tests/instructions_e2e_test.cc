@@ -87,7 +87,7 @@ TEST(InstructionsEndToEnd, CountsAreIdenticalAcrossRunsAndTheGatePassesThem) {
                                   (dir.path() / "b").string(), "--out", (dir.path() / "g").string()});
   EXPECT_EQ(gate.exit_code, 0) << gate.out;
   EXPECT_NE(gate.out.find("regressions: 0\nimprovements: 0\nunchanged: 9"), std::string::npos) << gate.out;
-  EXPECT_NE(gate.out.find("Judged on instructions_per_op"), std::string::npos) << gate.out;
+  EXPECT_NE(gate.out.find("Judged on instructions\\_per\\_op"), std::string::npos) << gate.out;
   const auto verdict = nlohmann::json::parse(read_file(dir.path() / "g" / "gate.json"));
   EXPECT_EQ(verdict["cells"][0]["metric"], "instructions_per_op");
   EXPECT_EQ(verdict["cells"][0]["coverage"], 1.0);  // exact counts: no sampling error to bound
