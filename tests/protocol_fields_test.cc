@@ -114,7 +114,7 @@ TEST(ProtocolFields, AFileFromBeforeAFieldExistedReadsAsItWasMeasured) {
     }
     const RunResults read = results_from_json(older, "results.json");
     EXPECT_EQ(protocol_field_value(f, read.protocol).dump(),
-              (f.kind == Kind::flag ? nlohmann::json(*f.before_recorded != 0) : nlohmann::json(*f.before_recorded)).dump())
+              value_before_recorded(f).dump())
         << f.key;
   }
 }

@@ -378,12 +378,14 @@ TEST(ShardEndToEnd, ACalibrateInTwoShardsStoresTheFloorsOfEveryCellOnceMerged) {
   // A shard edited to claim a 1000% floor: the merge judges the floors again from the runs.
   auto part = read_json(dir.path() / "cal1" / "noise.json");
   for (auto& [key, floor] : part["cells"].items()) floor = 10.0;
+  part["method"] = "EVIL";
   std::ofstream(dir.path() / "cal1" / "noise.json") << part.dump();
   merge.insert(merge.end(), {"--save-noise", name, "--out", (dir.path() / "merged").string()});
   const CliResult joined = run_cli(merge);
   ASSERT_EQ(joined.exit_code, 0) << joined.err;
   const auto noise = read_json(store / "noise.json");
   for (const auto& [key, floor] : noise["cells"].items()) EXPECT_LT(floor.get<double>(), 10.0) << key;
+  EXPECT_NE(noise["method"], "EVIL");  // what the file says of itself is written anew too
   std::filesystem::remove_all(store);
   EXPECT_EQ(noise["cells"].size(), 4u);
   EXPECT_FALSE(noise.contains("shard"));

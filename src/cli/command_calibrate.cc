@@ -103,7 +103,6 @@ int calibrate_command(const CalibrateOptions& o, const std::vector<std::string>&
   const auto dir = prepare_output_dir(o.out, "calibrate-" + matrix.name);
 
   std::size_t failed = 0;
-  nlohmann::json conditions;
   std::vector<RunResults> runs;
   for (int run = 0; run < o.runs; ++run) {
     const auto run_dir = dir / fmt::format("run{}", run + 1);
@@ -111,7 +110,6 @@ int calibrate_command(const CalibrateOptions& o, const std::vector<std::string>&
     runs.push_back(execute_plan(plan, matrix, run_dir, command_line));
     throw_if_interrupted(runs.back(), run_dir, nullptr);
     failed += totals_of(runs.back()).failed;
-    conditions = runs.back().conditions;
   }
   const std::map<std::string, double> largest_change =
       noise_floors(runs, !side_by_side && stored ? &baseline : nullptr, side_by_side);
@@ -119,16 +117,7 @@ int calibrate_command(const CalibrateOptions& o, const std::vector<std::string>&
   for (const auto& [key, floor] : largest_change) floors.push_back(floor);
   NoiseFile noise;
   noise.floors = largest_change;
-  noise.about = {
-      {"schema", "abench.noise"},
-      {"schema_version", 1},
-      {"method", side_by_side ? "largest |change| between the two sides of interleaved A/A runs of the stored "
-                                "baseline's workers (what the gate measures)"
-                              : "largest |change| of the median between any two unchanged runs (the stored "
-                                "baseline of that name included)"},
-      {"runs", o.runs},
-      {"processes", matrix.protocol.processes},
-      {"conditions", conditions}};
+  noise.about = noise_about(runs, side_by_side);
   if (plan.shard) {
     // Part of the floors: stored only when abench merge has them all.
     noise.about["shard"] = {{"index", plan.shard->index}, {"count", plan.shard->count}};

@@ -97,10 +97,8 @@ GateVerdict merged_gate(const std::vector<ShardResults>& shards, const RunResult
 int merge_noise(const std::vector<ShardResults>& shards, const std::vector<RunResults>& runs,
                 const std::filesystem::path& dir, const std::string& save_noise) {
   NoiseFile noise;
-  noise.about = read_noise_file((shards.front().dir / "noise.json").string()).about;  // method and conditions
-  noise.about.erase("shard");
-  noise.about.erase("baseline");
   const bool side_by_side = !runs.empty() && !runs.front().plan.partner.empty();
+  noise.about = noise_about(runs, side_by_side);  // from the merged runs, never a shard's file
   const std::filesystem::path store = save_noise.empty() ? std::filesystem::path() : baseline_store(save_noise, "--save-noise");
   // Sequential floors count the stored baseline's own figures, as calibrate does.
   std::optional<RunResults> stored;

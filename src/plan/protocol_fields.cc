@@ -108,6 +108,11 @@ nlohmann::json protocol_field_value(const ProtocolField& f, const RunProtocol& p
   return nullptr;
 }
 
+nlohmann::json value_before_recorded(const ProtocolField& f) {
+  if (!f.before_recorded) return nullptr;
+  return f.kind == Kind::flag ? nlohmann::json(*f.before_recorded != 0) : nlohmann::json(*f.before_recorded);
+}
+
 nlohmann::json protocol_option_value(const ProtocolField& f, const std::string& text) {
   if (f.kind == Kind::flag) return f.option_sets;
   if (f.kind == Kind::whole) {

@@ -46,6 +46,8 @@ std::string allowed_values(const ProtocolField& field);
 // nothing), to be put after the field's name.
 std::string set_protocol_field(const ProtocolField& field, const nlohmann::json& value, RunProtocol& protocol);
 nlohmann::json protocol_field_value(const ProtocolField& field, const RunProtocol& protocol);
+// The value a results.json written before the field existed implies, as JSON (null: none).
+nlohmann::json value_before_recorded(const ProtocolField& field);
 
 // The command line's text of an option, as the JSON value a matrix file would hold.
 nlohmann::json protocol_option_value(const ProtocolField& field, const std::string& text);

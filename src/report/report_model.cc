@@ -89,6 +89,14 @@ void read_results(const std::filesystem::path& file, ReportModel& model) {
   if (!j.value("complete", true)) model.warnings.push_back("the run did not reach its end (interrupted)");
 }
 
+// The change and its interval, as compare rows and gate cells both hold them.
+void put_judgement(ReportChange& change, const std::optional<Judgement>& judgement) {
+  if (!judgement) return;
+  change.change = judgement->change;
+  change.low = judgement->low;
+  change.high = judgement->high;
+}
+
 void read_compare(const std::filesystem::path& file, ReportModel& model) {
   // The one reader of compare.json: each verdict checked against its interval.
   const Comparison c = load_comparison(file.string());
@@ -97,11 +105,7 @@ void read_compare(const std::filesystem::path& file, ReportModel& model) {
     change.group = fmt::format("{} -> {}", c.baseline_labels[row.pair], c.candidate_labels[row.pair]);
     change.workload = name_of(row.spec.workload);
     change.cell = cell_axes_label(row.spec.size, row.spec.alignment.requested, row.spec.alignment.preferred, row.spec.live);
-    if (row.judgement) {
-      change.change = row.judgement->change;
-      change.low = row.judgement->low;
-      change.high = row.judgement->high;
-    }
+    put_judgement(change, row.judgement);
     change.problem = row.problem;
     change.verdict = std::string(name_of(row.verdict));
     model.changes.push_back(std::move(change));
@@ -133,11 +137,7 @@ void read_gate(const std::filesystem::path& file, ReportModel& model) {
     const std::size_t colon = parts[4].find(':');
     change.cell = cell_axes_label(number(parts[3]), number(parts[4].substr(0, colon)),
                                   number(parts[4].substr(colon + 1)), number(parts[5]));
-    if (c.judgement) {
-      change.change = c.judgement->change;
-      change.low = c.judgement->low;
-      change.high = c.judgement->high;
-    }
+    put_judgement(change, c.judgement);
     change.problem = c.problem;
     change.verdict = std::string(name_of(c.outcome));
     change.threshold = c.applied;

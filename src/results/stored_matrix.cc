@@ -32,9 +32,7 @@ Matrix matrix_as_stored(const nlohmann::json& results, const std::vector<std::st
     for (const ProtocolField& f : protocol_fields()) {
       const auto value = p.find(f.key);
       if (value == p.end() && !f.before_recorded) throw UsageError(fmt::format("malformed results: field 'protocol.{}' is missing", f.key));
-      const nlohmann::json given = value != p.end()                             ? *value
-                                   : f.kind == ProtocolField::Kind::flag       ? nlohmann::json(*f.before_recorded != 0)
-                                                                               : nlohmann::json(*f.before_recorded);
+      const nlohmann::json given = value != p.end() ? *value : value_before_recorded(f);
       if (const std::string wrong = set_protocol_field(f, given, r); !wrong.empty())
         throw UsageError(fmt::format("malformed results: field 'protocol.{}' {}", f.key, wrong));
     }

@@ -45,4 +45,16 @@ std::map<std::string, double> noise_floors(const std::vector<RunResults>& runs, 
   return floors;
 }
 
+nlohmann::json noise_about(const std::vector<RunResults>& runs, bool side_by_side) {
+  return {{"schema", "abench.noise"},
+          {"schema_version", 1},
+          {"method", side_by_side ? "largest |change| between the two sides of interleaved A/A runs of the stored "
+                                    "baseline's workers (what the gate measures)"
+                                  : "largest |change| of the median between any two unchanged runs (the stored "
+                                    "baseline of that name included)"},
+          {"runs", runs.size()},
+          {"processes", runs.empty() ? 0 : runs.front().protocol.processes},
+          {"conditions", runs.empty() ? nlohmann::json::object() : runs.back().conditions}};
+}
+
 }  // namespace abench

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "src/results/results.h"
 
 namespace abench {
@@ -16,5 +18,8 @@ namespace abench {
 // among them, for the cells the runs measured.
 std::map<std::string, double> noise_floors(const std::vector<RunResults>& runs, const RunResults* stored,
                                            bool side_by_side);
+
+// What noise.json says of how its floors were found, beside them.
+nlohmann::json noise_about(const std::vector<RunResults>& runs, bool side_by_side);
 
 }  // namespace abench
