@@ -24,7 +24,7 @@ int main(int argc, char** argv) {
   // instead of the signal ending abench between two files.
   std::signal(SIGXFSZ, SIG_IGN);
   std::vector<std::string> args;
-  std::string resume_dir;
+  abench::ResumeRequest resume;
   try {
     // CLI11 answers an unknown command with "A subcommand is required": say what was wrong.
     if (argc > 1 && argv[1][0] != '-') {
@@ -38,7 +38,7 @@ int main(int argc, char** argv) {
         throw abench::UsageError(
             fmt::format("unknown command '{}' (allowed: {}; abench --help)", abench::printable(argv[1]), allowed));
     }
-    args = abench::command_line_to_parse(argc, argv, &resume_dir);
+    args = abench::command_line_to_parse(argc, argv, &resume);
     std::vector<char*> pointers;
     for (auto& a : args) pointers.push_back(a.data());
     app.parse(static_cast<int>(pointers.size()), pointers.data());
@@ -49,7 +49,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "abench: error: %s\n", e.what());
     return abench::kExitUsage;
   }
-  const abench::CommandContext context{args, resume_dir};
+  const abench::CommandContext context{args, resume};
   try {
     for (const abench::Subcommand& sub : subcommands)
       if (sub.app->parsed()) return sub.run(context);

@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "src/run/process_launcher.h"
+#include "src/run/run_origin.h"
 #include "tests/cli_helpers.h"
 #include "tests/temp_dir.h"
 
@@ -271,17 +272,35 @@ TEST(InterruptEndToEnd, SigintKeepsWhatIsFinishedAndResumeEndsLikeAnUninterrupte
 TEST(InterruptEndToEnd, AnInterruptedCompareWritesItsReportForWhatIsCompleteAndResumes) {
   testing::TempDir dir;
   const auto out = dir.path() / "cmp";
-  Background abench({"compare", "--baseline", "backend=system", "--candidate", "backend=system,label=again",
-                     "--matrix", "quick", "--workload", "allocate,append", "--size", "64,4096", "--live", "1",
-                     "--samples", "3", "--min-batch-ms", "20", "--no-counts", "--out", out.string()},
+  // The candidate names an environment setting: code of a kind a resume runs only when abench
+  // recorded starting that command there (src/run/run_origin.h).
+  Background abench({"compare", "--baseline", "backend=system", "--candidate",
+                     "backend=system,label=again,env=MALLOC_ARENA_MAX=2", "--matrix", "quick", "--workload",
+                     "allocate,append", "--size", "64,4096", "--live", "1", "--samples", "3", "--min-batch-ms", "20",
+                     "--no-counts", "--out", out.string()},
                     dir.path());
   ASSERT_TRUE(wait_for_measurements(out / "results.json", 4, 60)) << read_file(abench.err);
   kill(abench.pid, SIGTERM);
   EXPECT_EQ(abench.wait_exit(), 143);
   EXPECT_TRUE(std::filesystem::exists(out / "compare.md"));
   EXPECT_TRUE(std::filesystem::exists(out / "compare.json"));
+  const auto run_id = nlohmann::json::parse(read_file(out / "results.json"))["run_id"].get<std::string>();
+  const auto record = *run_records_directory() / (run_id + ".json");
+  EXPECT_TRUE(std::filesystem::exists(record));
+
+  // The same directory copied elsewhere is not the one abench wrote: its code is not run.
+  const auto copy = dir.path() / "copy";
+  std::filesystem::copy(out, copy, std::filesystem::copy_options::recursive);
+  const CliResult refused = run_cli({"compare", "--resume", copy.string()});
+  EXPECT_EQ(refused.exit_code, 2) << refused.err;
+  EXPECT_NE(refused.err.find("env=MALLOC_ARENA_MAX=2"), std::string::npos) << refused.err;
+  EXPECT_NE(refused.err.find("was started by abench in " + std::filesystem::weakly_canonical(out).string()),
+            std::string::npos) << refused.err;
+
   const CliResult resumed = run_cli({"compare", "--resume", out.string()});
   ASSERT_EQ(resumed.exit_code, 0) << resumed.out << resumed.err;
+  EXPECT_NE(resumed.err.find("(the command abench started there on this machine)"), std::string::npos) << resumed.err;
+  EXPECT_FALSE(std::filesystem::exists(record));  // finished: nothing left to resume
   const auto rows = read_csv(out / "compare.csv");
   ASSERT_EQ(rows.size(), 8u);
   for (const auto& row : rows) EXPECT_NE(row.at("verdict"), "failed");

@@ -125,7 +125,7 @@ int calibrate_command(const CalibrateOptions& o, const std::vector<std::string>&
   }
   const std::string text = noise_to_json(noise).dump(2) + "\n";
   if (!plan.shard) {
-    std::filesystem::create_directories(store);
+    prepare_baseline_store(store);
     write_file_atomically(store / "noise.json", text);
   }
   write_file_atomically(dir / "noise.json", text);

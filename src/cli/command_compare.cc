@@ -49,6 +49,7 @@ int compare_command(const CompareOptions& o, const std::vector<std::string>& com
                                  "backend and policy on both sides or on neither", baselines.size(),
                                  candidates.size()));
   Plan plan = shard_if_asked(make_compare_plan(matrix, baselines, candidates, matrix.protocol.seed), matrix, o.measure);
+  check_resumed_command_trusted(o.measure, plan.variants);  // before the start-up check runs any of it
   ProcessLauncher launcher;
   preflight_variants(plan.variants, matrix.protocol.counts, launcher);
   const bool resume = !o.measure.resume.empty();

@@ -111,8 +111,7 @@ int merge_noise(const std::vector<ShardResults>& shards, const std::vector<RunRe
   fmt::print("noise floors of {} cells from {} shards, judged again from their runs: {}\n", noise.floors.size(),
              shards.size(), (dir / "noise.json").string());
   if (!store.empty()) {
-    std::filesystem::create_directories(store.parent_path());
-    make_output_subdirectory(store);
+    prepare_baseline_store(store);
     write_file_atomically(store / "noise.json", text);
     fmt::print("stored: {}\n", (store / "noise.json").string());
   } else {

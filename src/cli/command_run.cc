@@ -29,6 +29,7 @@ int run_command(const RunOptions& o, const std::vector<std::string>& command_lin
   if (o.save_baseline) baseline_store(*o.save_baseline, "--save-baseline");  // checked before anything runs
   const Matrix matrix = load_measure_matrix(o.measure, built_backends());
   Plan plan = shard_if_asked(make_plan(matrix, matrix.protocol.seed), matrix, o.measure);
+  check_resumed_command_trusted(o.measure, plan.variants, o.save_baseline);
   const bool resume = !o.measure.resume.empty();
   const auto dir = prepare_output_dir(o.out, matrix.name, resume);  // after all validation
   const auto start = std::chrono::steady_clock::now();
@@ -49,7 +50,7 @@ int run_command(const RunOptions& o, const std::vector<std::string>& command_lin
   if (!o.measure.no_report) write_report_or_warn(dir);
   if (o.save_baseline) {
     const auto store = baseline_store(*o.save_baseline, "--save-baseline");
-    std::filesystem::create_directories(store);
+    prepare_baseline_store(store);
     write_result_files(store, results);
     // The workers too, so that the gate can measure this baseline again beside a candidate.
     store_baseline_workers(store, results.plan.variants);

@@ -42,11 +42,20 @@ struct MeasureOptions {
   // run, compare: the directory of the interrupted run this one continues (main() has
   // replaced the command line by the one stored there).
   std::string resume;
+  // Why the stored command may not run the code it names ("" it may): abench has no record
+  // of writing it there, and the user did not say --trust-stored-command.
+  std::string resume_untrusted_because;
 };
 
-// The argument vector to parse: argv itself, or for `abench run|compare --resume DIR` the
-// command line stored in DIR with its seed and --out DIR (src/run/resume.h); sets *resume_dir.
-std::vector<std::string> command_line_to_parse(int argc, char** argv, std::string* resume_dir);
+// `abench run|compare --resume DIR [--trust-stored-command]`.
+struct ResumeRequest {
+  std::string dir;                // "" not a resume
+  std::string untrusted_because;  // as MeasureOptions::resume_untrusted_because
+};
+
+// The argument vector to parse: argv itself, or for a resume the command line stored in DIR
+// with its seed and --out DIR (src/run/resume.h), after printing it; fills *resume.
+std::vector<std::string> command_line_to_parse(int argc, char** argv, ResumeRequest* resume);
 
 struct RunOptions {
   MeasureOptions measure;

@@ -28,6 +28,7 @@
 #include "src/run/beside_cpus.h"
 #include "src/run/result_saver.h"
 #include "src/run/resume.h"
+#include "src/util/directory_lock.h"
 #include "src/util/interrupt.h"
 #include "src/util/json_file.h"
 #include "src/util/names.h"
@@ -256,21 +257,62 @@ void add_resume_option(CLI::App& cmd) {
   cmd.add_option_function<std::string>(
       "--resume", [](const std::string&) {},
       "Continue the interrupted run in DIR with the options, plan and seed it was started with; alone on the "
-      "command line");
+      "command line but for --trust-stored-command");
+  // Read by command_line_to_parse from the typed command line only, never from a stored one.
+  cmd.add_flag_callback(
+      "--trust-stored-command", [] {},
+      "With --resume: run the code the stored command names (exe=, plugin=, preload=, env=) and its "
+      "--save-baseline although abench has no record of starting that command in DIR on this machine "
+      "(docs/security.md)");
 }
 
-std::vector<std::string> command_line_to_parse(int argc, char** argv, std::string* resume_dir) {
+std::vector<std::string> command_line_to_parse(int argc, char** argv, ResumeRequest* resume) {
   std::vector<std::string> args(argv, argv + argc);
   const auto at = std::find_if(args.begin(), args.end(),
                                [](const std::string& a) { return a == "--resume" || a.starts_with("--resume="); });
   if (at == args.end() || args.size() < 2 || (args[1] != "run" && args[1] != "compare")) return args;
   const bool joined = at->starts_with("--resume=");
-  if (at != args.begin() + 2 || args.size() != (joined ? 3u : 4u))
-    throw UsageError(fmt::format("abench {} --resume DIR takes no other options: the run goes on with the options it "
-                                 "was started with", args[1]));
-  *resume_dir = joined ? at->substr(9) : args[3];
-  if (resume_dir->empty()) throw UsageError("--resume: name the directory of the interrupted run");
-  return resume_command_line(*resume_dir, args[1], args[0]);
+  const std::size_t resume_args = joined ? 3u : 4u;
+  const bool trust = args.size() == resume_args + 1 && args.back() == "--trust-stored-command";
+  if (at != args.begin() + 2 || args.size() != resume_args + (trust ? 1 : 0))
+    throw UsageError(fmt::format("abench {} --resume DIR takes no other options but --trust-stored-command: the run "
+                                 "goes on with the options it was started with", args[1]));
+  resume->dir = joined ? at->substr(9) : args[3];
+  if (resume->dir.empty()) throw UsageError("--resume: name the directory of the interrupted run");
+  StoredCommand stored = resume_command_line(resume->dir, args[1], args[0]);
+  resume->untrusted_because = trust ? "" : stored.unrecorded_because;
+  // What is about to run, before it runs: the command as stored, and who vouches for it.
+  std::string shown;
+  for (std::size_t i = 1; i < stored.args.size(); ++i) shown += " " + printable(stored.args[i]);
+  fmt::print(stderr, "resuming: abench{}\n  ({})\n", shown,
+             trust ? "trusted: --trust-stored-command"
+             : stored.unrecorded_because.empty()
+                 ? "the command abench started there on this machine"
+                 : "not vouched for: " + stored.unrecorded_because + "; it may run only abench's own workers");
+  return std::move(stored.args);
+}
+
+void check_resumed_command_trusted(const MeasureOptions& o, const std::vector<Variant>& variants,
+                                   const std::optional<std::string>& save_baseline) {
+  if (o.resume.empty() || o.resume_untrusted_because.empty()) return;
+  std::vector<std::string> named;
+  for (const Variant& v : variants) {
+    const auto add = [&](const char* key, const std::string& value) {
+      if (!value.empty()) named.push_back(fmt::format("{}={}", key, printable(value)));
+    };
+    add("exe", v.exe);
+    add("plugin", v.plugin);
+    add("preload", v.preload);
+    for (const auto& [key, value] : v.env) add("env", key + "=" + value);
+  }
+  if (save_baseline) named.push_back(fmt::format("--save-baseline {}", printable(*save_baseline)));
+  if (named.empty()) return;
+  std::sort(named.begin(), named.end());
+  named.erase(std::unique(named.begin(), named.end()), named.end());
+  throw UsageError(fmt::format(
+      "--resume {}: the command stored in {}/results.json runs code or stores a baseline it names ({}), and abench "
+      "cannot vouch for it: {}; nothing was run. If you trust that command, resume with --trust-stored-command",
+      o.resume, o.resume, fmt::join(named, ", "), o.resume_untrusted_because));
 }
 
 Matrix matrix_of_results(const Matrix& stored, const MeasureOptions& o, const std::vector<std::string>& built) {
@@ -319,13 +361,14 @@ std::filesystem::path prepare_output_dir(const std::string& out, const std::stri
       out.empty() ? std::filesystem::path(source_directory()) / "results" /
                         checked_name(utc_timestamp("%Y%m%d-%H%M%S-") + name, "the output directory's name")
                   : std::filesystem::path(out);
-  if (resume) return dir;  // resume_command_line checked it holds an interrupted run
-  if (std::filesystem::exists(dir / "results.json"))
-    throw UsageError(fmt::format("--out {}: already holds a results.json; choose another "
-                                 "directory so no earlier result is overwritten", dir.string()));
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) throw EnvironmentError(fmt::format("--out {}: cannot create directory: {}", dir.string(), ec.message()));
+  hold_output_directory(dir);  // before looking at what is there: a command writing it now is named
+  if (resume) return dir;      // resume_command_line checked it holds an interrupted run
+  if (std::filesystem::exists(dir / "results.json"))
+    throw UsageError(fmt::format("--out {}: already holds a results.json; choose another "
+                                 "directory so no earlier result is overwritten", dir.string()));
   return dir;
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,12 @@ void use_paired_protocol(RunProtocol& protocol, const MeasureOptions& options, d
 // exactly like its baseline unless told otherwise.
 Matrix matrix_of_results(const Matrix& stored, const MeasureOptions& options,
                          const std::vector<std::string>& built);
+
+// A resumed command runs the code its variants name (exe=, plugin=, preload=, env=) and
+// stores a baseline only when abench recorded writing that command there or the user trusts
+// it (src/run/run_origin.h): UsageError otherwise, before anything runs.
+void check_resumed_command_trusted(const MeasureOptions& options, const std::vector<Variant>& variants,
+                                   const std::optional<std::string>& save_baseline = std::nullopt);
 
 // --out or results/<UTC time>-<name>; refuses a directory that already holds results,
 // unless it is the interrupted run being resumed.

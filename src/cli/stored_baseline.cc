@@ -13,6 +13,7 @@
 #include "src/cli/measure.h"
 #include "src/run/preflight.h"
 #include "src/run/process_launcher.h"
+#include "src/util/directory_lock.h"
 #include "src/run/worker_registry.h"
 
 namespace abench {
@@ -21,6 +22,12 @@ std::filesystem::path baselines_directory() { return std::filesystem::path(sourc
 
 std::filesystem::path baseline_store(const std::string& name, const std::string& what) {
   return baselines_directory() / checked_name(name, what);
+}
+
+void prepare_baseline_store(const std::filesystem::path& store) {
+  std::filesystem::create_directories(store.parent_path());
+  make_output_subdirectory(store);
+  hold_output_directory(store);
 }
 
 void store_baseline_workers(const std::filesystem::path& store, const std::vector<Variant>& variants) {

@@ -22,6 +22,10 @@ std::filesystem::path baselines_directory();
 // source_directory()/results/baselines/NAME, NAME checked (src/util/names.h) as `what`.
 std::filesystem::path baseline_store(const std::string& name, const std::string& what);
 
+// Makes the store's directory ready to write, as an output directory is: never a link, and
+// held by this command alone (src/util/directory_lock.h).
+void prepare_baseline_store(const std::filesystem::path& store);
+
 // Copies each variant's timed worker into `store`/workers/ (each file atomically).
 void store_baseline_workers(const std::filesystem::path& store, const std::vector<Variant>& variants);
 

@@ -20,11 +20,13 @@ Subcommand row(CLI::App& app, Register register_options, Run run) {
 std::vector<Subcommand> register_subcommands(CLI::App& app) {
   std::vector<Subcommand> table;
   table.push_back(row<RunOptions>(app, register_run_command, [](RunOptions& o, const CommandContext& c) {
-    o.measure.resume = c.resume_dir;
+    o.measure.resume = c.resume.dir;
+    o.measure.resume_untrusted_because = c.resume.untrusted_because;
     return run_command(o, c.command_line);
   }));
   table.push_back(row<CompareOptions>(app, register_compare_command, [](CompareOptions& o, const CommandContext& c) {
-    o.measure.resume = c.resume_dir;
+    o.measure.resume = c.resume.dir;
+    o.measure.resume_untrusted_because = c.resume.untrusted_because;
     return compare_command(o, c.command_line);
   }));
   table.push_back(row<GateCommandOptions>(app, register_gate_command, [](GateCommandOptions& o, const CommandContext& c) {

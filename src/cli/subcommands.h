@@ -9,12 +9,14 @@
 
 #include <CLI/CLI.hpp>
 
+#include "src/cli/commands.h"
+
 namespace abench {
 
 // What every subcommand runs with besides its own options.
 struct CommandContext {
   std::vector<std::string> command_line;  // as parsed (for --resume: the stored one)
-  std::string resume_dir;                 // run and compare: the interrupted run going on ("" none)
+  ResumeRequest resume;                   // run and compare: the interrupted run going on
 };
 
 struct Subcommand {

@@ -179,6 +179,9 @@ void lay_in_shard(RunResults& merged, const ShardResults& shard, std::vector<boo
   const std::size_t plan_cells = merged.cells.size();
   const std::size_t per_variant = plan_cells / std::max<std::size_t>(merged.plan.variants.size(), 1);
   const std::vector<CellRecord>& cells = shard.results.cells;
+  std::vector<std::vector<CellSpec>> planned;  // each variant's cells, in the plan's order
+  for (const Variant& v : merged.plan.variants)
+    planned.push_back(variant_cells(merged.matrix, v.policy, static_cast<int>(planned.size() * per_variant)));
   for (std::size_t i = 0; i < cells.size(); ++i) {
     const CellRecord& stored = cells[i];
     const int id = plan_ids[i];
@@ -190,6 +193,11 @@ void lay_in_shard(RunResults& merged, const ShardResults& shard, std::vector<boo
         v == variants.end() || static_cast<std::size_t>(id) / per_variant != variant)
       throw UsageError(fmt::format("abench merge: {}: cell {} (plan cell {}) is not a cell of this plan or is "
                                    "measured by two shards; nothing was merged", shard.path, i, id));
+    const CellSpec& expected = planned[variant].at(static_cast<std::size_t>(id) % per_variant);
+    if (planned[variant].size() != per_variant || !same_work(stored.cell.spec, expected))
+      throw UsageError(fmt::format("abench merge: {}: field 'shard.plan_ids[{}]' puts cell {} ({}) at plan cell {}, "
+                                   "where the plan measures {}; nothing was merged", shard.path, i, i,
+                                   cell_label(stored.cell.spec), id, cell_label(expected)));
     filled[static_cast<std::size_t>(id)] = true;
     CellRecord& record = merged.cells[static_cast<std::size_t>(id)];
     record.cell = {stored.cell.spec, variant};

@@ -11,6 +11,22 @@
 #include "src/util/errors.h"
 
 namespace abench {
+
+std::vector<CellSpec> variant_cells(const Matrix& m, Policy policy, int first_id) {
+  std::vector<CellSpec> cells;
+  for (Workload w : m.workloads)
+    for (std::size_t size : m.sizes)
+      for (const Alignment& a : m.alignments)
+        for (std::size_t live : m.lives)
+          cells.push_back({first_id + static_cast<int>(cells.size()), w, policy, size, a, live});
+  return cells;
+}
+
+bool same_work(const CellSpec& a, const CellSpec& b) {
+  return a.workload == b.workload && a.policy == b.policy && a.size == b.size && a.live == b.live &&
+         a.alignment.requested == b.alignment.requested && a.alignment.preferred == b.alignment.preferred;
+}
+
 namespace {
 
 // SplitMix64: turns (run seed, job index) into well-spread per-process seeds.
@@ -74,27 +90,23 @@ Plan schedule(const Matrix& m, std::vector<Variant> variants, std::uint64_t seed
 
   std::vector<std::vector<int>> cells_of_variant(plan.variants.size());
   for (std::size_t v = 0; v < plan.variants.size(); ++v)
-    for (Workload w : m.workloads)
-      for (std::size_t size : m.sizes)
-        for (const Alignment& a : m.alignments)
-          for (std::size_t live : m.lives) {
-            if (const BackendTraits* b = backend_named(plan.variants[v].backend);
-                b && b->only_workload && *b->only_workload != w)
-              throw UsageError(fmt::format("{}: backend '{}' runs only the {} workload, not '{}': {}", m.path, b->name,
-                                           name_of(*b->only_workload), name_of(w), b->why_only));
-            CellSpec spec{static_cast<int>(plan.cells.size()), w, plan.variants[v].policy, size, a, live};
-            // A paced pair keeps both sides' processes of a cell alive at once.
-            const std::uint64_t processes_alive = m.protocol.interleave_batches ? 2 : 1;
-            if (processes_alive * cell_footprint_bytes(spec) > physical_memory_bytes())
-              throw UsageError(fmt::format(
-                  "{}: cell '{}' would keep {} bytes live{}, more than this machine's {} bytes "
-                  "of memory (lower the size or the live count{})",
-                  m.path, cell_label(spec), processes_alive * cell_footprint_bytes(spec),
-                  processes_alive == 2 ? " in the two processes of a paced pair" : "", physical_memory_bytes(),
-                  processes_alive == 2 ? ", or use --interleave cell" : ""));
-            cells_of_variant[v].push_back(spec.id);
-            plan.cells.push_back({spec, v});
-          }
+    for (const CellSpec& spec : variant_cells(m, plan.variants[v].policy, static_cast<int>(plan.cells.size()))) {
+      if (const BackendTraits* b = backend_named(plan.variants[v].backend);
+          b && b->only_workload && *b->only_workload != spec.workload)
+        throw UsageError(fmt::format("{}: backend '{}' runs only the {} workload, not '{}': {}", m.path, b->name,
+                                     name_of(*b->only_workload), name_of(spec.workload), b->why_only));
+      // A paced pair keeps both sides' processes of a cell alive at once.
+      const std::uint64_t processes_alive = m.protocol.interleave_batches ? 2 : 1;
+      if (processes_alive * cell_footprint_bytes(spec) > physical_memory_bytes())
+        throw UsageError(fmt::format(
+            "{}: cell '{}' would keep {} bytes live{}, more than this machine's {} bytes "
+            "of memory (lower the size or the live count{})",
+            m.path, cell_label(spec), processes_alive * cell_footprint_bytes(spec),
+            processes_alive == 2 ? " in the two processes of a paced pair" : "", physical_memory_bytes(),
+            processes_alive == 2 ? ", or use --interleave cell" : ""));
+      cells_of_variant[v].push_back(spec.id);
+      plan.cells.push_back({spec, v});
+    }
 
   if (m.protocol.counts)
     for (const PlannedCell& cell : plan.cells)

@@ -56,6 +56,14 @@ struct Plan {
   std::optional<PlanShard> shard;
 };
 
+// The cells one variant of `policy` measures, in the plan's order (workload, size,
+// alignment, live count), ids from first_id: every plan lays a variant's cells out so, and a
+// cell read back from a file is checked against the one at its place (same_work).
+std::vector<CellSpec> variant_cells(const Matrix& matrix, Policy policy, int first_id);
+
+// The same work: all but the id and the iteration count.
+bool same_work(const CellSpec& a, const CellSpec& b);
+
 // With protocol.counts, every (variant, cell) also gets one counting process of its own
 // (fresh, so its peak RSS and page faults are the cell's). Throws UsageError when a cell
 // would need more memory than the machine has.

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "src/util/atomic_file.h"
+#include "src/util/directory_lock.h"
 #include "src/util/errors.h"
 #include "src/report/gnuplot.h"
 
@@ -72,6 +73,7 @@ std::vector<RenderedFigure> render(const std::vector<Figure>& figures, const std
 
 std::filesystem::path write_report(const std::filesystem::path& dir) {
   const ReportModel model = load_report_model(dir);
+  hold_output_directory(dir);  // read first: a directory that is not abench's gets no lock file
   const std::filesystem::path figures_dir = dir / "report";
   make_output_subdirectory(figures_dir);
   const std::vector<RenderedFigure> rendered = render(report_figures(model), figures_dir);

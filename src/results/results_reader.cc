@@ -1,5 +1,6 @@
 #include "src/results/results_reader.h"
 
+#include <algorithm>
 #include <csignal>
 #include <cmath>
 #include <cstring>
@@ -118,8 +119,14 @@ CellRecord cell_from(const JsonField& c, std::size_t index, const RunResults& r,
 
   const MetricNames& names = metric_names(r.protocol.measure);
   const JsonField processes = c.at("processes");
-  for (std::size_t k = 0; k < processes.size_of_list(); ++k)
+  for (std::size_t k = 0; k < processes.size_of_list(); ++k) {
     cell.processes.push_back(process_from(processes.at(k), names, max_round));
+    // One process a round: a round twice would count one process's figure twice.
+    for (std::size_t j = 0; j + 1 < cell.processes.size(); ++j)
+      if (cell.processes[j].round == cell.processes.back().round)
+        processes.at(k).at("round").fail(fmt::format("is {}, a round processes[{}] measured already",
+                                                     cell.processes.back().round + 1, j));
+  }
   cell.failures = c.at("errors").texts();
   if (c.has("refusal")) cell.refusal = c.at("refusal").text();
   if (c.has("counts")) {
@@ -137,8 +144,12 @@ CellRecord cell_from(const JsonField& c, std::size_t index, const RunResults& r,
   if (c.has("counts_unavailable")) cell.counts_unavailable = c.at("counts_unavailable").text();
   if (c.has("finished_rounds")) {
     const JsonField rounds = c.at("finished_rounds");
-    for (std::size_t k = 0; k < rounds.size_of_list(); ++k)
-      cell.rounds_done.push_back(rounds.at(k).whole<int>(1, max_round) - 1);
+    for (std::size_t k = 0; k < rounds.size_of_list(); ++k) {
+      const int round = rounds.at(k).whole<int>(1, max_round) - 1;
+      if (std::count(cell.rounds_done.begin(), cell.rounds_done.end(), round) > 0)
+        rounds.at(k).fail(fmt::format("is {}, listed twice", round + 1));
+      cell.rounds_done.push_back(round);
+    }
   } else {  // a file from before --resume: the rounds it measured are the rounds it finished
     for (const ProcessMeasurement& p : cell.processes) cell.rounds_done.push_back(p.round);
   }

@@ -17,6 +17,7 @@
 #include "src/run/progress.h"
 #include "src/run/result_saver.h"
 #include "src/run/resume.h"
+#include "src/run/run_origin.h"
 #include "src/run/worker_registry.h"
 #include "src/util/errors.h"
 #include "src/util/interrupt.h"
@@ -100,6 +101,7 @@ RunResults execute_plan(Plan plan, const Matrix& matrix, const std::filesystem::
     const nlohmann::json stored = read_json_file(path, "--resume");
     lay_out_cells(results);
     restore_finished(results, stored, path);
+    record_run_origin(dir, results.run_id, results.command_line);  // the line it goes on with
     if (stored.contains("conditions")) {
       // The conditions of the first part stay; each resumption adds its own start.
       nlohmann::json first = stored["conditions"];
@@ -111,6 +113,7 @@ RunResults execute_plan(Plan plan, const Matrix& matrix, const std::filesystem::
     progress.expect(cumulative_expected_seconds(results.plan, left, results.protocol));
     run_jobs(results, left, launcher, hooks);
   } else {
+    record_run_origin(dir, results.run_id, results.command_line);  // so that its --resume may run its code
     progress.expect(cumulative_expected_seconds(results.plan, results.plan.jobs, results.protocol));
     run_plan(results, launcher, hooks);
   }
@@ -128,6 +131,7 @@ RunResults execute_plan(Plan plan, const Matrix& matrix, const std::filesystem::
   results.complete = results.interrupted_by == 0;
   results.finished_at = utc_timestamp("%Y-%m-%dT%H:%M:%SZ");
   saver.save(results);
+  if (results.complete) forget_run_origin(results.run_id);
   return results;
 }
 

@@ -8,6 +8,7 @@
 #include "src/util/errors.h"
 #include "src/util/json_file.h"
 #include "src/results/results_reader.h"
+#include "src/run/run_origin.h"
 
 namespace abench {
 std::vector<std::string> without_options(const std::vector<std::string>& line,
@@ -26,8 +27,8 @@ std::vector<std::string> without_options(const std::vector<std::string>& line,
   return kept;
 }
 
-std::vector<std::string> resume_command_line(const std::filesystem::path& dir, const std::string& command,
-                                             const std::string& program) {
+StoredCommand resume_command_line(const std::filesystem::path& dir, const std::string& command,
+                                  const std::string& program) {
   const std::string path = (dir / "results.json").string();
   const nlohmann::json stored = read_json_file(path, "--resume");
   try {
@@ -42,7 +43,7 @@ std::vector<std::string> resume_command_line(const std::filesystem::path& dir, c
     args.insert(args.begin(), {program, command});
     args.insert(args.end(), {"--seed", std::to_string(whole_number<std::uint64_t>(stored.at("protocol").at("seed"), "protocol.seed")), "--out",
                              dir.string()});
-    return args;
+    return {args, run_origin_unrecorded_because(dir, stored.at("run_id").get<std::string>(), line)};
   } catch (const nlohmann::json::exception& e) {
     throw UsageError(fmt::format("--resume {}: {} is not an abench results file: {}", dir.string(), path, e.what()));
   } catch (const std::invalid_argument& e) {
@@ -61,10 +62,18 @@ void restore_finished(RunResults& results, const nlohmann::json& json, const std
     const CellSpec& a = done.cell.spec;
     const CellSpec& b = cell.cell.spec;
     if (stored.plan.variants[done.cell.variant].label() != results.plan.variants[cell.cell.variant].label() ||
-        a.workload != b.workload || a.policy != b.policy || a.size != b.size || a.live != b.live ||
-        a.alignment.requested != b.alignment.requested || a.alignment.preferred != b.alignment.preferred)
+        !same_work(a, b))
       throw UsageError(fmt::format("--resume: cell {} of {} is not the cell the same command plans now (did the "
                                    "matrix file change?); nothing was run", i, path));
+    // Rounds the plan as resumed would never run (the file's protocol edited apart from its
+    // command line) would pass for its own.
+    const int rounds = std::max(results.protocol.processes, results.protocol.until_interval > 0 ? results.protocol.max_rounds : 0);
+    std::vector<int> stored_rounds = done.rounds_done;
+    for (const ProcessMeasurement& p : done.processes) stored_rounds.push_back(p.round);
+    for (const int round : stored_rounds)
+      if (round >= rounds)
+        throw UsageError(fmt::format("--resume: cell {} of {} holds round {}, but the command stored there plans {} "
+                                     "round{}; nothing was run", i, path, round + 1, rounds, rounds == 1 ? "" : "s"));
     take_measurements(cell, done);
     resummarize(cell, results.protocol);
   }

@@ -18,9 +18,16 @@ namespace abench {
 
 // The stored command line of the interrupted `command` in dir, to be parsed again: its
 // options, with the seed it ran with and --out dir, so the plan and seeds are the same.
+struct StoredCommand {
+  std::vector<std::string> args;
+  // "" when abench recorded starting exactly this command in dir on this machine
+  // (src/run/run_origin.h); else why it cannot vouch for the code the command names.
+  std::string unrecorded_because;
+};
+
 // UsageError when dir holds no interrupted run of that command.
-std::vector<std::string> resume_command_line(const std::filesystem::path& dir, const std::string& command,
-                                             const std::string& program);
+StoredCommand resume_command_line(const std::filesystem::path& dir, const std::string& command,
+                                  const std::string& program);
 
 // A stored command line less the options named, "--opt value" and "--opt=value" both.
 std::vector<std::string> without_options(const std::vector<std::string>& line,
