@@ -219,6 +219,14 @@ TEST(ShardEndToEnd, AGateInTwoShardsJudgesEveryCellOnceMerged) {
       merge.push_back(out.string());
     }
     merge.insert(merge.end(), {"--out", (dir.path() / (mode + "-merged")).string(), "--no-report"});
+    if (mode == "stored-figures") {
+      // Judged again from the stored figures, which merge must be named: never taken from a shard.
+      const CliResult unnamed = run_cli(merge);
+      EXPECT_EQ(unnamed.exit_code, 2) << unnamed.err;
+      EXPECT_NE(unnamed.err.find("abench merge --baseline NAME|PATH"), std::string::npos) << unnamed.err;
+      EXPECT_FALSE(std::filesystem::exists(dir.path() / (mode + "-merged") / "results.json"));
+      merge.insert(merge.end(), {"--baseline", name});
+    }
     const CliResult joined = run_cli(merge);
     ASSERT_NE(joined.exit_code, 2) << joined.err;
     const auto gate = read_json(dir.path() / (mode + "-merged") / "gate.json");

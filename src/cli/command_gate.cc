@@ -13,6 +13,7 @@
 #include "src/util/errors.h"
 #include "src/exports/format_registry.h"
 #include "src/verdict/gate.h"
+#include "src/verdict/gate_confirmation.h"
 #include "src/verdict/gate_file.h"
 #include "src/cli/gate_report.h"
 #include "src/cli/measure.h"
@@ -34,17 +35,21 @@ void add_gate_rule_options(CLI::App& cmd, GateOptions& o) {
   cmd.add_option("--noise", o.noise, "Noise floors from abench calibrate: a stored NAME or a noise.json path");
 }
 
-namespace {
-
-GateRules rules_of(const GateOptions& o) {
+GateRules gate_rules(const GateOptions& o) {
   GateRules rules = o.gate_file.empty() ? GateRules{} : load_gate_rules(o.gate_file);
   if (o.threshold_percent) rules.threshold = rules.instruction_threshold = *o.threshold_percent / 100;
   return rules;
 }
 
-std::map<std::string, double> noise_of(const GateOptions& o) {
-  return o.noise.empty() ? std::map<std::string, double>{} : load_noise_file(resolve_stored(o.noise, "noise.json"));
+std::map<std::string, double> gate_noise(const GateOptions& o, const std::string& baseline_path) {
+  if (!o.noise.empty()) return load_noise_file(resolve_stored(o.noise, "noise.json"));
+  // A stored baseline carries its calibrated noise floors when calibrate saved them there.
+  const auto beside = std::filesystem::path(baseline_path).parent_path() / "noise.json";
+  if (!baseline_path.empty() && std::filesystem::exists(beside)) return load_noise_file(beside.string());
+  return {};
 }
+
+namespace {
 
 // Different machines measure different numbers: say so, as the verdict cannot tell.
 std::string conditions_text(const RunResults& results, const char* key) {
@@ -91,76 +96,23 @@ int report_gate(GateVerdict verdict, const std::filesystem::path& dir, bool draw
 
 namespace {
 
-// A regression must reproduce. The pairs of variants holding a regressed cell are measured
-// again (another run of their rounds, same cell orders), and each of their cells is judged
-// again twice by the same rule: on the second run's rounds alone, and on both runs' rounds
-// pooled. A cell stays a regression only when both call it one: the second run is an
-// independent replication, so a cell that one run's noise pushed over its threshold must be
-// pushed over again by chance (a false alarm rate of p becomes about p squared, which is
-// what keeps a table of 144 cells from failing on nothing; tests/change_rule_test.cc), and
-// the pooled rounds give the figures the table shows. Cells of other variants keep their
-// first verdict.
-// The pairs a gate judges in one run: both sides of every cell but those neither side could
-// measure, each cell key once.
-std::vector<CellPair> gate_pairs(const RunResults& results, const std::filesystem::path& dir) {
-  std::vector<CellPair> pairs = pair_sides(results);
-  std::erase_if(pairs, [](const CellPair& p) { return p.both_refused(); });
-  require_distinct_keys(pairs, (dir / "results.json").string());
-  return pairs;
-}
-
+// The gate's confirmation (src/verdict/gate_confirmation.h): the variants of the regressed
+// cells measured a second time into dir/confirm, their cells judged again on both runs.
 void confirm_regressions(GateVerdict& verdict, RunResults& measured, const Matrix& matrix,
                          const std::filesystem::path& dir, const GateRules& rules,
                          const std::map<std::string, double>& noise, const VerdictSettings& settings,
                          const std::vector<std::string>& command_line) {
-  std::set<std::string> suspects;
-  for (const GateCell& cell : verdict.cells)
-    if (cell.outcome == GateOutcome::regression) suspects.insert(cell.key);
-  std::set<std::size_t> variants;  // both sides of every pair with a suspect
-  for (const CellPair& pair : gate_pairs(measured, dir))
-    if (suspects.contains(pair.key)) variants.insert({pair.variant_pair * 2, pair.variant_pair * 2 + 1});
-  std::set<std::string> judged_again;
-  for (const CellPair& pair : gate_pairs(measured, dir))
-    if (variants.contains(pair.variant_pair * 2)) judged_again.insert(pair.key);
+  const std::string path = (dir / "results.json").string();
+  const Confirmation confirmation = regressions_to_confirm(verdict, measured, path);
   Plan plan = measured.plan;
-  std::erase_if(plan.jobs, [&](const Job& job) { return job.mode != WorkerMode::time || !variants.contains(job.variant); });
+  std::erase_if(plan.jobs, [&](const Job& job) {
+    return job.mode != WorkerMode::time || !confirmation.variants.contains(job.variant);
+  });
   const auto confirm_dir = dir / "confirm";
   make_output_subdirectory(confirm_dir);
   const RunResults second = execute_plan(std::move(plan), matrix, confirm_dir, command_line);
   throw_if_interrupted(second, confirm_dir, nullptr);
-  auto judged = [&](const RunResults& results) {
-    std::vector<CellPair> pairs = gate_pairs(results, dir);
-    std::erase_if(pairs, [&](const CellPair& p) { return !judged_again.contains(p.key); });
-    std::map<std::string, GateCell> cells;
-    for (GateCell& cell : evaluate_gate(pairs, rules, noise, settings).cells) cells[cell.key] = cell;
-    return cells;
-  };
-  const auto replication = judged(second);
-  pool_rounds(measured, second);
-  const auto pooled = judged(measured);
-  int confirmed = 0, cleared = 0, found = 0;
-  for (GateCell& cell : verdict.cells) {
-    const auto p = pooled.find(cell.key);
-    if (p == pooled.end()) continue;
-    const bool was = cell.outcome == GateOutcome::regression;
-    cell = p->second;
-    const auto r = replication.find(cell.key);
-    const bool replicated = r != replication.end() && r->second.outcome == GateOutcome::regression;
-    if (cell.outcome == GateOutcome::regression && !replicated) cell.outcome = GateOutcome::pass;
-    const bool is = cell.outcome == GateOutcome::regression;
-    confirmed += was && is;
-    cleared += was && !is;
-    found += !was && is;
-  }
-  recount(verdict);
-  verdict.notes.push_back(fmt::format(
-      "{} cell{} regressed in the first run. The {} variant pair{} holding them {} measured a second time (results "
-      "in {}), and all {} of their cells judged again: a regression stands only where the second run alone and "
-      "both runs' rounds pooled call it one. {} regression{} confirmed, {} cleared, {} found that the first run "
-      "alone had not shown. The table shows the pooled figures for those cells.",
-      suspects.size(), suspects.size() == 1 ? "" : "s", variants.size() / 2, variants.size() == 2 ? "" : "s",
-      variants.size() == 2 ? "was" : "were", confirm_dir.string(), judged_again.size(), confirmed,
-      confirmed == 1 ? "" : "s", cleared, found));
+  judge_with_second_run(verdict, measured, second, confirmation, rules, noise, settings, path, confirm_dir.string());
 }
 
 // The gate over the two sides of one interleaved run (a compare, or a side-by-side gate),
@@ -169,7 +121,7 @@ GateVerdict gate_interleaved(const RunResults& results, const Matrix& matrix, co
                              const GateRules& rules, const std::map<std::string, double>& noise,
                              const VerdictSettings& settings, bool confirm,
                              const std::vector<std::string>& command_line) {
-  GateVerdict verdict = evaluate_gate(gate_pairs(results, dir), rules, noise, settings);
+  GateVerdict verdict = evaluate_gate(gate_pairs(results, (dir / "results.json").string()), rules, noise, settings);
   add_environment_warnings(verdict, results, results);
   if (verdict.regressions > 0 && confirm) {
     RunResults pooled = results;
@@ -183,7 +135,7 @@ GateVerdict gate_interleaved(const RunResults& results, const Matrix& matrix, co
 GateVerdict gate_compare(const RunResults& results, const Matrix& matrix, const std::filesystem::path& dir,
                          const GateOptions& o, const VerdictSettings& settings, bool confirm,
                          const std::vector<std::string>& command_line) {
-  return gate_interleaved(results, matrix, dir, rules_of(o), noise_of(o), settings, confirm, command_line);
+  return gate_interleaved(results, matrix, dir, gate_rules(o), gate_noise(o, ""), settings, confirm, command_line);
 }
 
 CLI::App* register_gate_command(CLI::App& app, GateCommandOptions& o) {
@@ -246,13 +198,8 @@ int gate_command(const GateCommandOptions& o, const std::vector<std::string>& co
   const std::string baseline_path = resolve_stored(o.baseline, "results.json");
   const RunResults before = load_results(baseline_path);
   const VerdictSettings settings{VerdictSettings{}.min_effect, o.confidence};
-  const GateRules rules = rules_of(o.gate);
-  auto noise = noise_of(o.gate);
-  // A stored baseline carries its calibrated noise floors when calibrate saved them there.
-  if (o.gate.noise.empty()) {
-    const auto beside = std::filesystem::path(baseline_path).parent_path() / "noise.json";
-    if (std::filesystem::exists(beside)) noise = load_noise_file(beside.string());
-  }
+  const GateRules rules = gate_rules(o.gate);
+  const auto noise = gate_noise(o.gate, baseline_path);
   if (!o.candidate.empty()) {
     if (!o.measure.formats.empty())
       throw UsageError("option --format: with --candidate the gate measures nothing, so there is nothing new to export; "

@@ -2,6 +2,7 @@
 // (`--shard K/N`) into one results directory of the form the unsharded command writes
 // (docs/ci.md); every table, verdict and export is computed again from the joined data.
 #include <chrono>
+#include <cmath>
 #include <optional>
 #include <algorithm>
 #include <filesystem>
@@ -19,6 +20,7 @@
 #include "src/cli/gate_report.h"
 #include "src/verdict/gate_file.h"
 #include "src/cli/measure.h"
+#include "src/cli/merged_gate.h"
 #include "src/merge/shards.h"
 #include "src/run/progress.h"
 #include "src/report/report_writer.h"
@@ -44,6 +46,17 @@ CLI::App* register_merge_command(CLI::App& app, MergeOptions& o) {
                   "calibrate's shards: store the merged floors as results/baselines/NAME/noise.json (never a name "
                   "from a shard's file)")
       ->check(kNotEmpty);
+  // The verdicts are judged again here, by what this command line says (docs/security.md).
+  cmd->add_option("--confidence", o.confidence,
+                  "compare's and gate's shards: the confidence they were judged at (checked against theirs)")
+      ->check(CLI::Range(0.5, 0.999))->capture_default_str();
+  cmd->add_option("--min-effect", o.min_effect_percent,
+                  "compare's shards: the smallest change (%) they called significant (checked against theirs)")
+      ->check(CLI::Range(0.0, 100.0))->capture_default_str();
+  add_gate_rule_options(*cmd, o.gate);
+  cmd->add_option("--baseline", o.baseline,
+                  "gate's shards: the baseline they were gated against (its stored figures, its noise floors)")
+      ->check(kNotEmpty);
   return cmd;
 }
 
@@ -60,36 +73,6 @@ std::vector<std::string> option_values(const std::vector<std::string>& line, con
     else if (line[i].starts_with(option + "=")) add(line[i].substr(option.size() + 1));
   }
   return values;
-}
-
-// Each shard judged its own cells (and confirmed its own regressions: both sides of a cell
-// are in one shard); the merged verdict is all of them, counted again.
-GateVerdict merged_gate(const std::vector<ShardResults>& shards, const RunResults& merged) {
-  GateVerdict verdict;
-  std::set<std::string> warnings;
-  for (const auto& w : merged.conditions.value("warnings", nlohmann::json::array()))
-    if (w.is_string()) warnings.insert(w.get<std::string>());
-  for (const ShardResults& shard : shards) {
-    const std::string path = (shard.dir / "gate.json").string();
-    GateVerdict part = gate_verdict_from_json(read_json_file(path, "abench merge"), path);
-    for (GateCell& cell : part.cells) verdict.cells.push_back(std::move(cell));
-    for (std::string& w : part.warnings) warnings.insert(std::move(w));
-    for (const std::string& note : part.notes)
-      verdict.notes.push_back(fmt::format("Shard {}/{}: {}", shard.index, shard.count, note));
-  }
-  // In the order of the whole plan, as the unsharded gate lists them.
-  std::map<std::string, std::size_t> position;
-  for (const CellRecord& cell : merged.cells) position.emplace(cell_key(merged, cell), position.size());
-  std::stable_sort(verdict.cells.begin(), verdict.cells.end(), [&](const GateCell& a, const GateCell& b) {
-    const auto pa = position.find(a.key), pb = position.find(b.key);
-    return (pa == position.end() ? position.size() : pa->second) < (pb == position.end() ? position.size() : pb->second);
-  });
-  verdict.warnings.assign(warnings.begin(), warnings.end());
-  verdict.notes.insert(verdict.notes.begin(),
-                       fmt::format("Merged from {} shards; each cell was judged, and a regression confirmed, in the "
-                                   "shard that measured both its sides.", shards.size()));
-  recount(verdict);
-  return verdict;
 }
 
 // calibrate's shards: the noise floors judged again from the merged runs (a shard's own
@@ -120,22 +103,56 @@ int merge_noise(const std::vector<ShardResults>& shards, const std::vector<RunRe
   return kExitOk;
 }
 
-VerdictSettings agreed_compare_settings(const std::vector<ShardResults>& shards) {
-  std::optional<VerdictSettings> agreed;
-  std::string first;
+// A compare's shards are judged again at the settings merge is given; each shard's
+// compare.json (read by the one reader, every verdict checked) must have judged alike.
+VerdictSettings compare_settings(const std::vector<ShardResults>& shards, const MergeOptions& o) {
+  VerdictSettings settings;
+  settings.confidence = o.confidence;
+  settings.min_effect = o.min_effect_percent / 100;
   for (const ShardResults& shard : shards) {
     const std::string path = (shard.dir / "compare.json").string();
-    const VerdictSettings settings = load_comparison(path).settings;
-    if (!agreed) {
-      agreed = settings, first = path;
-    } else if (settings.confidence != agreed->confidence || settings.min_effect != agreed->min_effect) {
-      throw UsageError(fmt::format("abench merge: {} judges at confidence {:g} and minimum effect {:g}, {} at {:g} and "
-                                   "{:g}: shards of one compare judge alike; nothing was merged",
-                                   first, agreed->confidence, agreed->min_effect, path, settings.confidence,
-                                   settings.min_effect));
-    }
+    const VerdictSettings stored = load_comparison(path).settings;
+    if (std::abs(stored.confidence - settings.confidence) > 1e-9 || std::abs(stored.min_effect - settings.min_effect) > 1e-9)
+      throw UsageError(fmt::format("abench merge: {} judges at confidence {:g} and minimum effect {:g}%, merge at {:g} "
+                                   "and {:g}%: give abench merge the --confidence and --min-effect the shards ran "
+                                   "with; nothing was merged",
+                                   path, stored.confidence, stored.min_effect * 100, settings.confidence,
+                                   settings.min_effect * 100));
   }
-  return *agreed;
+  return settings;
+}
+
+MergedGateRules merged_gate_rules(const std::vector<ShardResults>& shards, const MergeOptions& o,
+                                  const VerdictSettings& compare_settings) {
+  MergedGateRules j;
+  j.rules = gate_rules(o.gate);
+  if (!o.baseline.empty()) {
+    j.baseline_path = resolve_stored(o.baseline, "results.json");
+    j.baseline = load_results(j.baseline_path);
+  }
+  j.noise = gate_noise(o.gate, j.baseline_path);
+  // compare --gate judges at the compare's settings; gate at its confidence and the rule's
+  // smallest effect.
+  j.settings = shards.front().command == "compare" ? compare_settings : VerdictSettings{VerdictSettings{}.min_effect, o.confidence};
+  return j;
+}
+
+// Each measured run of the unsharded calibrate, joined: run1/, run2/, ... all read before
+// anything is written.
+std::vector<RunResults> merged_calibrate_runs(const std::vector<ShardResults>& shards,
+                                              const std::vector<std::string>& command_line) {
+  std::vector<RunResults> merged_runs;
+  for (int run = 1; std::filesystem::exists(shards.front().dir / fmt::format("run{}", run)); ++run) {
+    std::vector<ShardResults> runs;
+    for (const ShardResults& shard : shards) {
+      runs.push_back(shard);
+      runs.back().path = (shard.dir / fmt::format("run{}", run) / "results.json").string();
+      runs.back().results = load_results(runs.back().path);
+      runs.back().canonical = results_to_json(runs.back().results);
+    }
+    merged_runs.push_back(merge_shards(runs, command_line));
+  }
+  return merged_runs;
 }
 
 }  // namespace
@@ -148,39 +165,40 @@ int merge_command(const MergeOptions& o, const std::vector<std::string>& command
   std::sort(shards.begin(), shards.end(), [](const auto& a, const auto& b) { return a.index < b.index; });
   const std::string command = shards.front().command;
   const RunResults merged = merge_shards(shards, command_line);
-  const auto dir = prepare_output_dir(o.out, "merged-" + merged.matrix.name);  // after every check
+  if (!o.save_noise.empty() && command != "calibrate")
+    throw UsageError(fmt::format("option --save-noise: these are shards of 'abench {}', not of calibrate: they hold no "
+                                 "noise floors", command));
 
   if (command == "calibrate") {
-    // Each measured run of the unsharded calibrate, joined: run1/, run2/, ...
-    std::vector<RunResults> merged_runs;
-    for (int run = 1; std::filesystem::exists(shards.front().dir / fmt::format("run{}", run)); ++run) {
-      std::vector<ShardResults> runs;
-      for (const ShardResults& shard : shards) {
-        runs.push_back(shard);
-        runs.back().path = (shard.dir / fmt::format("run{}", run) / "results.json").string();
-        runs.back().results = load_results(runs.back().path);
-        runs.back().canonical = results_to_json(runs.back().results);
-      }
-      make_output_subdirectory(dir / fmt::format("run{}", run));
-      merged_runs.push_back(merge_shards(runs, command_line));
-      write_result_files(dir / fmt::format("run{}", run), merged_runs.back());
+    const std::vector<RunResults> merged_runs = merged_calibrate_runs(shards, command_line);
+    const auto dir = prepare_output_dir(o.out, "merged-" + merged.matrix.name);  // after every check
+    for (std::size_t run = 0; run < merged_runs.size(); ++run) {
+      make_output_subdirectory(dir / fmt::format("run{}", run + 1));
+      write_result_files(dir / fmt::format("run{}", run + 1), merged_runs[run]);
     }
     return merge_noise(shards, merged_runs, dir, o.save_noise);
   }
+
+  // Every verdict judged again from the merged measurements, before anything is written.
+  const bool compared = std::filesystem::exists(shards.front().dir / "compare.json");
+  const VerdictSettings settings = compared ? compare_settings(shards, o) : VerdictSettings{};
+  const std::optional<Comparison> comparison =
+      compared ? std::optional<Comparison>(compare_results(merged, settings)) : std::nullopt;
+  const std::optional<GateVerdict> gate =
+      std::filesystem::exists(shards.front().dir / "gate.json")
+          ? std::optional<GateVerdict>(judge_merged_gate(shards, merged, merged_gate_rules(shards, o, settings)))
+          : std::nullopt;
+  const auto dir = prepare_output_dir(o.out, "merged-" + merged.matrix.name);  // after every check
 
   write_result_files(dir, merged);
   write_formats(dir, merged, option_values(merged.command_line, "--format"));
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const RunTotals t = totals_of(merged);
-  if (std::filesystem::exists(shards.front().dir / "compare.json")) {
-    // The shards' verdicts are judged again over the whole plan, at the settings every shard's
-    // compare.json (read by the one reader, each verdict checked) agrees on.
-    const VerdictSettings settings = agreed_compare_settings(shards);
-    const Comparison comparison = compare_results(merged, settings);
-    const std::string markdown = comparison_markdown(comparison);
+  if (comparison) {
+    const std::string markdown = comparison_markdown(*comparison);
     write_file_atomically(dir / "compare.md", markdown);
-    write_file_atomically(dir / "compare.csv", comparison_csv(comparison));
-    write_file_atomically(dir / "compare.json", comparison_json(comparison).dump(2) + "\n");
+    write_file_atomically(dir / "compare.csv", comparison_csv(*comparison));
+    write_file_atomically(dir / "compare.json", comparison_json(*comparison).dump(2) + "\n");
     fmt::print("{}\n", markdown);
   } else {
     fmt::print("{}\n", results_to_table(merged));
@@ -188,8 +206,7 @@ int merge_command(const MergeOptions& o, const std::vector<std::string>& command
   fmt::print("{} shards merged: {} cells, {} failed, {} refused, {} unstable; {} processes per variant; merged in {}\n",
              shards.size(), t.cells, t.failed, t.refused, t.unstable, merged.protocol.processes, format_duration(wall));
   fmt::print("results: {}/results.json, {}/results.csv\n", dir.string(), dir.string());
-  if (std::filesystem::exists(shards.front().dir / "gate.json"))
-    return report_gate(merged_gate(shards, merged), dir, !o.no_report);
+  if (gate) return report_gate(*gate, dir, !o.no_report);
   if (!o.no_report) write_report_or_warn(dir);
   return t.failed ? kExitMeasurementFailed : kExitOk;
 }

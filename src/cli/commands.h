@@ -118,6 +118,11 @@ struct MergeOptions {
   bool across_machines = false;
   bool no_report = false;
   std::string save_noise;  // calibrate's shards: the baseline whose floors the merge stores
+  // The verdicts are judged again with these, never taken from a shard's files.
+  GateOptions gate;
+  double confidence = 0.95;
+  double min_effect_percent = 1.0;  // compare's shards
+  std::string baseline;             // gate's shards: the baseline they were gated against
 };
 CLI::App* register_merge_command(CLI::App& app, MergeOptions& options);
 int merge_command(const MergeOptions& options, const std::vector<std::string>& command_line);

@@ -2,6 +2,8 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
+#include <string>
 
 #include "src/cli/commands.h"
 #include "src/verdict/gate.h"
@@ -13,6 +15,12 @@ namespace abench {
 int report_gate(GateVerdict verdict, const std::filesystem::path& dir, bool draw_report);
 
 void add_gate_rule_options(CLI::App& command, GateOptions& options);
+
+// The rules the options name (--gate-file, then --threshold over it).
+GateRules gate_rules(const GateOptions& options);
+// --noise's floors; without it, those stored beside the baseline's results.json (calibrate
+// --save-noise), if any; none for baseline_path "".
+std::map<std::string, double> gate_noise(const GateOptions& options, const std::string& baseline_path);
 
 // The gate over a compare's pairs (compare --gate), paired by round and judged with the
 // compare's settings (its confidence: compare.json and gate.json record the same); with `confirm`, the
