@@ -1,0 +1,737 @@
+// The table of hostile inputs (docs/security.md): files and directories someone else
+// prepared, handed to the real CLI. Each row asserts the exit code and the message, that no
+// code the input names ran (every case has a script beside it that would leave a marker), and
+// that nothing changed outside the output the row names: a refusal writes nothing at all.
+// One test walks the table so that the runs it crafts from are measured once.
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "tests/cli_helpers.h"
+#include "tests/temp_dir.h"
+
+namespace abench {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using testing::CliResult;
+using testing::read_file;
+using testing::run_cli;
+
+json read_json(const fs::path& p) { return json::parse(read_file(p)); }
+void write_json(const fs::path& p, const json& j) { std::ofstream(p) << j.dump(1); }
+void edit_json(const fs::path& p, const std::function<void(json&)>& edit) {
+  json j = read_json(p);
+  edit(j);
+  write_json(p, j);
+}
+void write_text(const fs::path& p, const std::string& text) { std::ofstream(p) << text; }
+std::string replaced_all(std::string text, const std::string& from, const std::string& to) {
+  for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+    text.replace(at, from.size(), to);
+  return text;
+}
+
+// What a case may work with: its own directory, the measured runs to copy from.
+struct Case {
+  fs::path root, base;
+  fs::path marker() const { return root / "PWNED"; }
+  fs::path script() const { return root / "evil.sh"; }
+  fs::path copy(const std::string& fixture, const std::string& as) const {
+    fs::copy(base / fixture, root / as, fs::copy_options::recursive);
+    return root / as;
+  }
+  // A copy of `fixture` that says it was interrupted: what --resume takes.
+  fs::path interrupted(const std::string& fixture, const std::function<void(json&)>& edit = nullptr) const {
+    const fs::path dir = copy(fixture, "d");
+    edit_json(dir / "results.json", [&](json& j) {
+      j["complete"] = false;
+      if (edit) edit(j);
+    });
+    return dir;
+  }
+  // Holds DIR/.abench.lock as another abench command would (its fd stays open for the case).
+  void hold_lock(const fs::path& dir) const {
+    fs::create_directories(dir);
+    const int fd = ::open((dir / ".abench.lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    ASSERT_GE(fd, 0);
+    ASSERT_EQ(::flock(fd, LOCK_EX | LOCK_NB), 0);
+    const std::string who = "pid 4242: abench run --out elsewhere";
+    ASSERT_EQ(::write(fd, who.data(), who.size()), static_cast<ssize_t>(who.size()));
+  }
+};
+
+// The value after `option` in a stored command line, replaced (or the pair appended).
+void set_option(json& results, const std::string& option, const std::string& value) {
+  auto& line = results["command_line"];
+  for (std::size_t i = 0; i + 1 < line.size(); ++i)
+    if (line[i] == option) {
+      line[i + 1] = value;
+      return;
+    }
+  line.push_back(option);
+  line.push_back(value);
+}
+
+// Multiplies the candidate side's figures of every cell: a made-up regression.
+void slow_candidate(json& results, double factor) {
+  for (auto& cell : results["cells"]) {
+    if (cell["side"] != "candidate") continue;
+    for (auto& p : cell["processes"]) {
+      for (auto& s : p["samples_ns_per_op"]) s = s.get<double>() * factor;
+      p["median_ns_per_op"] = p["median_ns_per_op"].get<double>() * factor;
+      if (p.contains("paired_ratios"))
+        for (auto& r : p["paired_ratios"]) r = r.get<double>() * factor;
+    }
+  }
+}
+
+struct Hostile {
+  using Prepare = std::function<std::vector<std::string>(const Case&)>;
+  using Also = std::function<void(const Case&, const CliResult&)>;
+  Hostile(std::string n, Prepare p, int e, std::string m, std::vector<std::string> w = {}, Also a = nullptr)
+      : name(std::move(n)), prepare(std::move(p)), exit_code(e), must_mention(std::move(m)), may_write(std::move(w)),
+        also(std::move(a)) {}
+  std::string name;
+  Prepare prepare;
+  int exit_code;  // -1: the row's own check says
+  std::string must_mention;
+  std::vector<std::string> may_write;  // paths under the case's directory the command may change
+  Also also;
+};
+
+// Every path under root with what identifies its content, links not followed.
+std::map<std::string, std::string> snapshot(const fs::path& root) {
+  std::map<std::string, std::string> seen;
+  for (auto it = fs::recursive_directory_iterator(root); it != fs::recursive_directory_iterator(); ++it) {
+    const fs::path& p = it->path();
+    const std::string name = p.lexically_relative(root).string();  // never through a link
+    if (it->is_symlink()) {
+      seen[name] = "link " + fs::read_symlink(p).string();
+    } else if (it->is_regular_file()) {
+      struct stat st {};
+      ::lstat(p.c_str(), &st);
+      seen[name] = std::to_string(st.st_size) + " " + std::to_string(st.st_mtim.tv_sec) + "." +
+                   std::to_string(st.st_mtim.tv_nsec) + " " + std::to_string(st.st_ino);
+    } else {
+      seen[name] = "other";
+    }
+  }
+  return seen;
+}
+
+bool allowed(const std::string& path, const std::vector<std::string>& may_write) {
+  for (const std::string& prefix : may_write)
+    if (path == prefix || path.starts_with(prefix + "/")) return true;
+  return false;
+}
+
+// Whether `markup` appears in Markdown with its first character not backslash-escaped
+// (a line break never escapes).
+bool unescaped(const std::string& md, const std::string& markup) {
+  for (std::size_t at = md.find(markup); at != std::string::npos; at = md.find(markup, at + 1)) {
+    const std::size_t first = markup[0] == '\n' ? at + 1 : at;
+    if (markup[0] == '\n' || first == 0 || md[first - 1] != '\\') return true;
+  }
+  return false;
+}
+
+const std::string kPayload = "E|V|I|L\n\n## FAKE PASS <img src=x onerror=alert(1)> [x](http://evil) @admin `x`";
+
+std::vector<Hostile> table() {
+  std::vector<Hostile> t;
+  const auto resume_compare = [](std::string option, std::string value) {
+    return [option, value](const Case& c) {
+      const std::string v = replaced_all(value, "@SCRIPT@", c.script().string());
+      const fs::path d = c.interrupted("cmp", [&](json& j) { set_option(j, option, v); });
+      return std::vector<std::string>{"compare", "--resume", d.string()};
+    };
+  };
+  // 1. Resume runs only what the user names now.
+  t.push_back({"resume_candidate_exe", resume_compare("--candidate", "backend=system,exe=@SCRIPT@"), 2,
+               "runs code or stores a baseline it names (exe="});
+  t.push_back({"resume_baseline_exe", resume_compare("--baseline", "backend=system,exe=@SCRIPT@"), 2, "it names (exe="});
+  t.push_back({"resume_plugin", resume_compare("--candidate", "backend=system,plugin=@SCRIPT@"), 2, "it names (plugin="});
+  t.push_back({"resume_preload", resume_compare("--candidate", "backend=system,preload=@SCRIPT@"), 2, "it names (preload="});
+  t.push_back({"resume_env_ld_preload", resume_compare("--candidate", "backend=system,env=LD_PRELOAD=@SCRIPT@"), 2,
+               "it names (env=LD_PRELOAD="});
+  t.push_back({"resume_env_ld_library_path",
+               resume_compare("--candidate", "backend=system,env=LD_LIBRARY_PATH=/tmp"), 2, "it names (env=LD_LIBRARY_PATH"});
+  t.push_back({"resume_env_ld_audit", resume_compare("--candidate", "backend=system,env=LD_AUDIT=@SCRIPT@"), 2,
+               "it names (env=LD_AUDIT"});
+  t.push_back({"resume_env_malloc_conf", resume_compare("--baseline", "backend=system,env=MALLOC_CONF=junk:true"), 2,
+               "it names (env=MALLOC_CONF"});
+  t.push_back({"resume_joined_option",
+               [](const Case& c) {
+                 const fs::path d = c.interrupted("cmp", [&](json& j) {
+                   j["command_line"].push_back("--candidate=backend=system,exe=" + c.script().string());
+                   auto& line = j["command_line"];
+                   for (std::size_t i = 0; i + 1 < line.size(); ++i)
+                     if (line[i] == "--candidate") line.erase(line.begin() + static_cast<long>(i), line.begin() + static_cast<long>(i) + 2);
+                 });
+                 return std::vector<std::string>{"compare", "--resume", d.string()};
+               },
+               2, "exe="});
+  t.push_back({"resume_trust_claimed_by_the_file",
+               [](const Case& c) {
+                 const fs::path d = c.interrupted("cmp", [&](json& j) {
+                   set_option(j, "--candidate", "backend=system,exe=" + c.script().string());
+                   j["command_line"].push_back("--trust-stored-command");
+                 });
+                 return std::vector<std::string>{"compare", "--resume", d.string()};
+               },
+               2, "abench has no record of starting run"});
+  t.push_back({"resume_record_of_another_command",
+               [](const Case& c) {
+                 const fs::path d = c.interrupted("cmp");
+                 const json stored = read_json(d / "results.json");
+                 // abench's record of the command it started; the file's command edited since.
+                 fs::create_directories(c.root / "state" / "abench" / "runs");
+                 write_json(c.root / "state" / "abench" / "runs" / (stored["run_id"].get<std::string>() + ".json"),
+                            {{"directory", fs::weakly_canonical(d).string()}, {"command_line", stored["command_line"]}});
+                 edit_json(d / "results.json", [&](json& j) {
+                   set_option(j, "--candidate", "backend=system,exe=" + c.script().string());
+                 });
+                 return std::vector<std::string>{"compare", "--resume", d.string()};
+               },
+               2, "is not the one abench started run"});
+  t.push_back({"resume_record_of_another_directory",
+               [](const Case& c) {
+                 const fs::path d = c.interrupted("cmp", [&](json& j) {
+                   set_option(j, "--candidate", "backend=system,exe=" + c.script().string());
+                 });
+                 const json stored = read_json(d / "results.json");
+                 fs::create_directories(c.root / "state" / "abench" / "runs");
+                 write_json(c.root / "state" / "abench" / "runs" / (stored["run_id"].get<std::string>() + ".json"),
+                            {{"directory", "/elsewhere"}, {"command_line", stored["command_line"]}});
+                 return std::vector<std::string>{"compare", "--resume", d.string()};
+               },
+               2, "was started by abench in /elsewhere, not here"});
+  t.push_back({"resume_run_id_that_names_a_path",
+               [](const Case& c) {
+                 const fs::path d = c.interrupted("cmp", [&](json& j) {
+                   set_option(j, "--candidate", "backend=system,exe=" + c.script().string());
+                   j["run_id"] = "../../../../etc/passwd";
+                 });
+                 return std::vector<std::string>{"compare", "--resume", d.string()};
+               },
+               2, "is not one abench makes"});
+  t.push_back({"resume_save_baseline",
+               [](const Case& c) {
+                 const fs::path d = c.interrupted("run", [&](json& j) {
+                   set_option(j, "--save-baseline", "hostile-" + std::to_string(getpid()));
+                 });
+                 return std::vector<std::string>{"run", "--resume", d.string()};
+               },
+               2, "--save-baseline hostile-", {},
+               [](const Case&, const CliResult&) {
+                 EXPECT_FALSE(fs::exists(fs::path(ABENCH_SOURCE_DIR_FOR_TESTS) / "results" / "baselines" /
+                                         ("hostile-" + std::to_string(getpid()))));
+               }});
+  t.push_back({"resume_rounds_outside_the_plan",
+               [](const Case& c) {
+                 const fs::path d = c.interrupted("run", [](json& j) { set_option(j, "--processes", "1"); });
+                 return std::vector<std::string>{"run", "--resume", d.string()};
+               },
+               2, "holds round 2, but the command stored there plans 1 round", {"d/.abench.lock"}});
+  t.push_back({"resume_round_measured_twice",
+               [](const Case& c) {
+                 const fs::path d = c.interrupted("run", [](json& j) { j["cells"][0]["processes"][1]["round"] = 1; });
+                 return std::vector<std::string>{"run", "--resume", d.string()};
+               },
+               2, "a round processes[0] measured already", {"d/.abench.lock"}});
+  t.push_back({"resume_finished_round_twice",
+               [](const Case& c) {
+                 const fs::path d = c.interrupted("run", [](json& j) { j["cells"][0]["finished_rounds"] = {1, 1}; });
+                 return std::vector<std::string>{"run", "--resume", d.string()};
+               },
+               2, "listed twice", {"d/.abench.lock"}});
+  t.push_back({"resume_with_another_option",
+               [](const Case& c) {
+                 return std::vector<std::string>{"run", "--resume", c.interrupted("run").string(), "--save-baseline", "x"};
+               },
+               2, "takes no other options but --trust-stored-command"});
+
+  // 2. Merge judges, never copies.
+  const auto merge_of = [](std::function<void(const Case&, const fs::path&, const fs::path&)> edit,
+                           std::vector<std::string> more = {}) {
+    return [edit, more](const Case& c) {
+      const fs::path s1 = c.copy("s1", "s1"), s2 = c.copy("s2", "s2");
+      edit(c, s1, s2);
+      std::vector<std::string> args{"merge", s1.string(), s2.string(), "--out", (c.root / "out").string(), "--no-report"};
+      args.insert(args.end(), more.begin(), more.end());
+      return args;
+    };
+  };
+  t.push_back({"merge_forged_pass_over_a_regression",
+               merge_of([](const Case&, const fs::path& s1, const fs::path&) {
+                 edit_json(s1 / "results.json", [](json& j) { slow_candidate(j, 4); });
+                 // The shard's own gate.json says every cell passed.
+                 edit_json(s1 / "gate.json", [](json& j) {
+                   for (auto& cell : j["cells"]) cell["result"] = "pass", cell["pass"] = true;
+                 });
+               }),
+               1, "regression", {"out", "summary.md"},
+               [](const Case& c, const CliResult&) {
+                 const json gate = read_json(c.root / "out" / "gate.json");
+                 EXPECT_GE(gate["regressions"].get<int>(), 1) << gate.dump();
+               }});
+  t.push_back({"merge_gate_threshold_loosened",
+               merge_of([](const Case&, const fs::path& s1, const fs::path&) {
+                 edit_json(s1 / "gate.json", [](json& j) {
+                   for (auto& cell : j["cells"]) cell["threshold"] = 10, cell["applied_threshold"] = 10;
+                 });
+               }),
+               2, "merge's rules give 5%"});
+  t.push_back({"merge_gate_confidence_lowered",
+               merge_of([](const Case&, const fs::path& s1, const fs::path&) {
+                 edit_json(s1 / "gate.json", [](json& j) { j["confidence"] = 0.6; });
+               }),
+               2, "field 'confidence' is 0.6, merge judges at 0.95"});
+  t.push_back({"merge_gate_rules_not_given",
+               merge_of([](const Case&, const fs::path&, const fs::path&) {}, {"--threshold", "50"}), 2,
+               "give abench merge the --confidence, --threshold"});
+  t.push_back({"merge_gate_json_missing",
+               merge_of([](const Case&, const fs::path&, const fs::path& s2) { fs::remove(s2 / "gate.json"); }), 2,
+               "gate.json is missing"});
+  t.push_back({"merge_gate_json_cell_twice",
+               merge_of([](const Case&, const fs::path& s1, const fs::path&) {
+                 edit_json(s1 / "gate.json", [](json& j) { j["cells"].push_back(j["cells"][0]); });
+               }),
+               2, "gate.json"});
+  t.push_back({"merge_gate_interval_empty",
+               merge_of([](const Case&, const fs::path& s1, const fs::path&) {
+                 edit_json(s1 / "gate.json", [](json& j) {
+                   for (auto& cell : j["cells"]) cell["interval"] = json::array();
+                 });
+               }),
+               2, "interval"});
+  t.push_back({"merge_compare_interval_empty",
+               merge_of([](const Case&, const fs::path& s1, const fs::path&) {
+                 edit_json(s1 / "compare.json", [](json& j) {
+                   for (auto& row : j["rows"]) row["interval"] = json::array();
+                 });
+               }),
+               2, "interval"});
+  t.push_back({"merge_compare_confidence_zero",
+               merge_of([](const Case&, const fs::path& s1, const fs::path&) {
+                 edit_json(s1 / "compare.json", [](json& j) { j["method"]["confidence"] = 0; });
+               }),
+               2, "compare.json"});
+  t.push_back({"merge_compare_settings_not_given",
+               merge_of([](const Case&, const fs::path&, const fs::path&) {}, {"--min-effect", "20"}), 2,
+               "give abench merge the --confidence and --min-effect"});
+  t.push_back({"merge_plan_ids_swapped",
+               merge_of([](const Case&, const fs::path& s1, const fs::path& s2) {
+                 // Each shard's baseline cell laid at the other shard's place.
+                 const json a = read_json(s1 / "results.json"), b = read_json(s2 / "results.json");
+                 edit_json(s1 / "results.json", [&](json& j) { j["shard"]["plan_ids"] = b["shard"]["plan_ids"]; });
+                 edit_json(s2 / "results.json", [&](json& j) { j["shard"]["plan_ids"] = a["shard"]["plan_ids"]; });
+               }),
+               2, "where the plan measures"});
+  t.push_back({"merge_cell_work_edited",
+               merge_of([](const Case&, const fs::path& s1, const fs::path&) {
+                 edit_json(s1 / "results.json", [](json& j) { j["cells"][1]["size"] = 4096; });
+               }),
+               2, "field 'cells[1]'"});
+  t.push_back({"merge_shard_count_huge",
+               merge_of([](const Case&, const fs::path& s1, const fs::path&) {
+                 edit_json(s1 / "results.json", [](json& j) { j["shard"]["count"] = 2147483647; });
+               }),
+               2, "shard.count", {},
+               [](const Case&, const CliResult& r) { EXPECT_LT(r.err.size(), 2000u); }});
+  t.push_back({"merge_shard_count_millions",
+               merge_of([](const Case&, const fs::path& s1, const fs::path&) {
+                 edit_json(s1 / "results.json", [](json& j) { j["shard"]["count"] = 3000000; });
+               }),
+               2, "shard.count", {},
+               [](const Case&, const CliResult& r) { EXPECT_LT(r.err.size(), 2000u); }});
+  t.push_back({"merge_shard_index_zero",
+               merge_of([](const Case&, const fs::path& s1, const fs::path&) {
+                 edit_json(s1 / "results.json", [](json& j) { j["shard"]["index"] = 0; });
+               }),
+               2, "shard.index"});
+  t.push_back({"merge_shard_given_twice",
+               [](const Case& c) {
+                 const fs::path s1 = c.copy("s1", "s1");
+                 return std::vector<std::string>{"merge", s1.string(), s1.string(), "--out", (c.root / "out").string()};
+               },
+               2, "given twice"});
+  t.push_back({"merge_second_run_of_other_cells",
+               merge_of([](const Case&, const fs::path& s1, const fs::path& s2) {
+                 edit_json(s1 / "results.json", [](json& j) { slow_candidate(j, 4); });
+                 fs::create_directories(s1 / "confirm");
+                 fs::copy_file(s2 / "results.json", s1 / "confirm" / "results.json");
+               }),
+               2, "is not that shard's second run"});
+  t.push_back({"merge_save_noise_of_a_compare",
+               merge_of([](const Case&, const fs::path&, const fs::path&) {}, {"--save-noise", "main"}), 2,
+               "not of calibrate"});
+  t.push_back({"merge_save_noise_name_escapes",
+               merge_of([](const Case&, const fs::path&, const fs::path&) {}, {"--save-noise", "../../evil"}), 2,
+               "--save-noise"});
+  t.push_back({"merge_confidence_out_of_range",
+               merge_of([](const Case&, const fs::path&, const fs::path&) {}, {"--confidence", "2"}), 2,
+               "--confidence"});
+
+  // 5. Crafted fields never crash: report reads each file through its one reader.
+  const auto report_of = [](std::string fixture, std::function<void(const fs::path&)> edit) {
+    return [fixture, edit](const Case& c) {
+      const fs::path d = c.copy(fixture, "d");
+      edit(d);
+      return std::vector<std::string>{"report", d.string()};
+    };
+  };
+  t.push_back({"report_compare_interval_empty", report_of("cmp", [](const fs::path& d) {
+                 edit_json(d / "compare.json", [](json& j) { j["rows"][0]["interval"] = json::array(); });
+               }),
+               2, "interval"});
+  t.push_back({"report_gate_interval_empty", report_of("gate", [](const fs::path& d) {
+                 edit_json(d / "gate.json", [](json& j) { j["cells"][0]["interval"] = json::array(); });
+               }),
+               2, "interval"});
+  t.push_back({"report_compare_verdict_forged", report_of("cmp", [](const fs::path& d) {
+                 edit_json(d / "compare.json", [](json& j) { j["rows"][0]["verdict"] = "faster"; });
+               }),
+               2, "compare.json"});
+  t.push_back({"report_gate_outcome_unknown", report_of("gate", [](const fs::path& d) {
+                 edit_json(d / "gate.json", [](json& j) { j["cells"][0]["result"] = "PASS!!"; });
+               }),
+               2, "not a gate outcome"});
+  t.push_back({"report_counts_1e308", report_of("run", [](const fs::path& d) {
+                 edit_json(d / "results.json", [](json& j) { j["cells"][0]["counts"]["operations"] = 1e308; });
+               }),
+               2, "counts"});
+  t.push_back({"report_counts_negative", report_of("run", [](const fs::path& d) {
+                 edit_json(d / "results.json", [](json& j) { j["cells"][0]["counts"]["peak_rss_bytes"] = -1; });
+               }),
+               2, "counts"});
+  t.push_back({"report_status_forged", report_of("run", [](const fs::path& d) {
+                 edit_json(d / "results.json", [](json& j) { j["cells"][0]["status"] = "failed"; });
+               }),
+               2, "status"});
+  t.push_back({"report_sample_overflows", report_of("run", [](const fs::path& d) {
+                 const std::string text = read_file(d / "results.json");
+                 const std::size_t at = text.find("\"samples_ns_per_op\"");
+                 const std::size_t open = text.find('[', at);
+                 write_text(d / "results.json", text.substr(0, open + 1) + "1e400," + text.substr(open + 1));
+               }),
+               2, "out of range"});
+  t.push_back({"report_nested_too_deep", report_of("run", [](const fs::path& d) {
+                 write_text(d / "results.json", std::string(100000, '['));
+               }),
+               2, "more than 64 levels deep"});
+  t.push_back({"report_key_twice", report_of("run", [](const fs::path& d) {
+                 const std::string text = read_file(d / "results.json");
+                 write_text(d / "results.json", "{\"run_id\": \"x\"," + text.substr(text.find('{') + 1));
+               }),
+               2, "appears twice"});
+  t.push_back({"report_workload_as_format", report_of("run", [](const fs::path& d) {
+                 edit_json(d / "results.json", [](json& j) { j["cells"][0]["workload"] = "allocate%d%n"; });
+               }),
+               2, "unknown workload"});
+  t.push_back({"report_schema_version_from_the_future", report_of("run", [](const fs::path& d) {
+                 edit_json(d / "results.json", [](json& j) { j["schema_version"] = 999; });
+               }),
+               2, "schema_version"});
+  t.push_back({"report_results_is_a_fifo", report_of("run", [](const fs::path& d) {
+                 fs::remove(d / "results.json");
+                 ::mkfifo((d / "results.json").c_str(), 0644);
+               }),
+               2, "not a regular file"});
+  t.push_back({"report_plan_ids_short", report_of("run", [](const fs::path& d) {
+                 edit_json(d / "results.json", [](json& j) {
+                   j["shard"] = {{"index", 1}, {"count", 2}, {"plan_cells", 4}, {"plan_ids", {0, 1}},
+                                 {"expected_s", 1}, {"plan_expected_s", 2}};
+                 });
+               }),
+               2, "plan_ids"});
+  t.push_back({"gate_noise_floor_beyond_ten",
+               [](const Case& c) {
+                 const fs::path d = c.copy("run", "d");
+                 write_json(c.root / "noise.json", {{"schema", "abench.noise"},
+                                                    {"cells", {{"system/exact/allocate/64/1:64/1", 11}}}});
+                 return std::vector<std::string>{"gate", "--baseline", d.string(), "--candidate", d.string(), "--noise",
+                                                 (c.root / "noise.json").string(), "--out", (c.root / "out").string()};
+               },
+               2, "a noise floor is a fraction from 0 to 10"});
+  t.push_back({"gate_candidate_status_forged",
+               [](const Case& c) {
+                 const fs::path d = c.copy("run", "d");
+                 edit_json(d / "results.json", [](json& j) { j["cells"][0]["status"] = "refused"; });
+                 return std::vector<std::string>{"gate", "--baseline", (c.base / "run").string(), "--candidate",
+                                                 d.string(), "--out", (c.root / "out").string()};
+               },
+               2, "status"});
+
+  // 3. No write follows a link.
+  t.push_back({"link_report_directory",
+               [](const Case& c) {
+                 const fs::path d = c.copy("run", "d");
+                 fs::create_directories(c.root / "elsewhere");
+                 fs::create_directory_symlink(c.root / "elsewhere", d / "report");
+                 return std::vector<std::string>{"report", d.string()};
+               },
+               2, "is a symbolic link", {"d/.abench.lock"}});
+  t.push_back({"link_lock_file",
+               [](const Case& c) {
+                 const fs::path d = c.copy("run", "d");
+                 write_text(c.root / "precious", "precious\n");
+                 fs::remove(d / ".abench.lock");
+                 fs::create_symlink(c.root / "precious", d / ".abench.lock");
+                 return std::vector<std::string>{"report", d.string()};
+               },
+               2, ".abench.lock: is a symbolic link"});
+  t.push_back({"link_report_html",
+               [](const Case& c) {
+                 const fs::path d = c.copy("run", "d");
+                 write_text(c.root / "precious", "precious\n");
+                 fs::create_symlink(c.root / "precious", d / "report.html");
+                 return std::vector<std::string>{"report", d.string()};
+               },
+               0, "report.html", {"d"},
+               [](const Case& c, const CliResult&) {
+                 EXPECT_EQ(read_file(c.root / "precious"), "precious\n");
+                 EXPECT_FALSE(fs::is_symlink(c.root / "d" / "report.html"));
+               }});
+  t.push_back({"link_results_json_in_out",
+               [](const Case& c) {
+                 fs::create_directories(c.root / "out");
+                 write_text(c.root / "precious", "precious\n");
+                 fs::create_symlink(c.root / "precious", c.root / "out" / "results.json");
+                 return std::vector<std::string>{"run", "--matrix", "quick", "--backend", "system", "--out",
+                                                 (c.root / "out").string()};
+               },
+               2, "already holds a results.json", {"out/.abench.lock"}});
+  t.push_back({"link_gate_md",
+               [](const Case& c) {
+                 fs::create_directories(c.root / "out");
+                 write_text(c.root / "precious", "precious\n");
+                 fs::create_symlink(c.root / "precious", c.root / "out" / "gate.md");
+                 return std::vector<std::string>{"gate", "--baseline", (c.base / "run").string(), "--candidate",
+                                                 (c.base / "run").string(), "--no-report", "--out",
+                                                 (c.root / "out").string()};
+               },
+               3, "gate.md", {"out", "summary.md"},
+               [](const Case& c, const CliResult&) { EXPECT_EQ(read_file(c.root / "precious"), "precious\n"); }});
+
+  // 4. Everything printed is escaped for where it goes.
+  t.push_back({"payload_label_in_compare_md_and_csv",
+               merge_of([](const Case&, const fs::path& s1, const fs::path& s2) {
+                 for (const fs::path& s : {s1, s2})
+                   edit_json(s / "results.json", [](json& j) {
+                     const std::string label = "=1+2+cmd|' /C calc'!A0 " + kPayload;
+                     for (auto& v : j["variants"]) if (v["label"] == "again") v["label"] = label;
+                     for (auto& cell : j["cells"]) if (cell["variant"] == "again") cell["variant"] = label;
+                   });
+               }),
+               -1, "", {"out", "summary.md"},
+               [](const Case& c, const CliResult& r) {
+                 EXPECT_NE(r.exit_code, 2) << r.err;
+                 for (const char* file : {"compare.md", "gate.md"}) {
+                   const std::string md = read_file(c.root / "out" / file);
+                   if (file == std::string("compare.md")) {
+                     EXPECT_NE(md.find("FAKE PASS"), std::string::npos);  // the label is shown, as text
+                   }
+                   for (const char* markup : {"\n## FAKE", "<img", "](http", "@admin", "`x`", "[x]"})
+                     EXPECT_FALSE(unescaped(md, markup)) << file << ": " << markup;
+                 }
+                 const std::string csv = read_file(c.root / "out" / "results.csv");
+                 EXPECT_EQ(csv.find(",=1+2"), std::string::npos);
+                 EXPECT_NE(csv.find("'=1+2"), std::string::npos);
+               }});
+  t.push_back({"payload_warning_in_gate_md_and_step_summary",
+               [](const Case& c) {
+                 const fs::path d = c.copy("run", "d");
+                 edit_json(d / "results.json", [](json& j) { j["conditions"]["warnings"] = {kPayload}; });
+                 return std::vector<std::string>{"gate", "--baseline", (c.base / "run").string(), "--candidate",
+                                                 d.string(), "--no-report", "--out", (c.root / "out").string()};
+               },
+               -1, "", {"out", "summary.md"},
+               [](const Case& c, const CliResult& r) {
+                 EXPECT_NE(r.exit_code, 2) << r.err;
+                 for (const fs::path& file : {c.root / "out" / "gate.md", c.root / "summary.md"}) {
+                   const std::string md = read_file(file);
+                   EXPECT_NE(md.find("FAKE PASS"), std::string::npos) << file;  // shown, as text
+                   for (const char* markup : {"\n## FAKE", "<img", "](http", "@admin"})
+                     EXPECT_FALSE(unescaped(md, markup)) << file << ": " << markup;
+                 }
+               }});
+  t.push_back({"payload_label_in_report_figures",
+               [](const Case& c) {
+                 const fs::path d = c.copy("run", "d");
+                 edit_json(d / "results.json", [](json& j) {
+                   const std::string label = "v%d%s`touch PWNED`" + std::string(300, 'x');
+                   for (auto& v : j["variants"]) v["label"] = label;
+                   for (auto& cell : j["cells"]) cell["variant"] = label;
+                 });
+                 return std::vector<std::string>{"report", d.string()};
+               },
+               0, "report.html", {"d"}});
+
+  // 6. One command per output directory; empty and out-of-range options.
+  const auto locked = [](std::function<std::vector<std::string>(const Case&, const fs::path&)> command) {
+    return [command](const Case& c) {
+      const fs::path out = c.root / "out";
+      const auto args = command(c, out);
+      c.hold_lock(out);
+      return args;
+    };
+  };
+  const auto small_run = [](const fs::path& out) {
+    return std::vector<std::string>{"run", "--matrix", "quick", "--backend", "system", "--workload", "allocate",
+                                    "--size", "64", "--live", "1", "--samples", "3", "--out", out.string()};
+  };
+  t.push_back({"lock_run", locked([small_run](const Case&, const fs::path& out) { return small_run(out); }), 2,
+               "another abench command is writing there (pid 4242: abench run --out elsewhere)", {"out"}});
+  t.push_back({"lock_compare",
+               locked([](const Case&, const fs::path& out) {
+                 return std::vector<std::string>{"compare", "--matrix", "quick", "--baseline", "backend=system",
+                                                 "--candidate", "backend=system,label=b", "--workload", "allocate",
+                                                 "--size", "64", "--out", out.string()};
+               }),
+               2, "another abench command is writing there", {"out"}});
+  t.push_back({"lock_resume",
+               [](const Case& c) {
+                 const fs::path d = c.interrupted("run");
+                 c.hold_lock(d);
+                 return std::vector<std::string>{"run", "--resume", d.string()};
+               },
+               2, "another abench command is writing there", {"d/.abench.lock"}});
+  t.push_back({"lock_merge", locked([](const Case& c, const fs::path& out) {
+                 return std::vector<std::string>{"merge", (c.base / "s1").string(), (c.base / "s2").string(), "--out",
+                                                 out.string()};
+               }),
+               2, "another abench command is writing there", {"out"}});
+  t.push_back({"lock_report",
+               [](const Case& c) {
+                 const fs::path d = c.copy("run", "d");
+                 c.hold_lock(d);
+                 return std::vector<std::string>{"report", d.string()};
+               },
+               2, "another abench command is writing there", {"d/.abench.lock"}});
+  t.push_back({"lock_gate", locked([](const Case& c, const fs::path& out) {
+                 return std::vector<std::string>{"gate", "--baseline", (c.base / "run").string(), "--candidate",
+                                                 (c.base / "run").string(), "--out", out.string()};
+               }),
+               2, "another abench command is writing there", {"out"}});
+  t.push_back({"option_out_empty", [small_run](const Case&) { return small_run(""); }, 2, "--out: must not be empty"});
+  t.push_back({"option_format_empty_item",
+               [small_run](const Case& c) {
+                 auto args = small_run(c.root / "out");
+                 args.insert(args.end(), {"--format", "go,,bencher"});
+                 return args;
+               },
+               2, "an empty item"});
+  for (const char* shard : {"0/0", "1/0", "2/1", "1/100000", "-1/2"})
+    t.push_back({std::string("option_shard_") + replaced_all(replaced_all(shard, "/", "_of_"), "-", "minus"),
+                 [small_run, shard](const Case& c) {
+                   auto args = small_run(c.root / "out");
+                   args.insert(args.end(), {"--seed", "1", "--shard", shard});
+                   return args;
+                 },
+                 2, "--shard"});
+  return t;
+}
+
+// The runs the cases craft from, measured once.
+void measure_fixtures(const fs::path& base) {
+  const std::vector<std::string> small{"--matrix", "quick", "--workload", "allocate", "--size", "64", "--live", "1",
+                                       "--samples", "3", "--min-batch-ms", "0.2", "--no-report"};
+  auto with = [&](std::vector<std::string> head, std::vector<std::string> tail) {
+    head.insert(head.end(), small.begin(), small.end());
+    head.insert(head.end(), tail.begin(), tail.end());
+    return head;
+  };
+  const CliResult run = run_cli(with({"run", "--backend", "system", "--align", "64"},
+                                     {"--processes", "2", "--out", (base / "run").string()}));
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::vector<std::string> compare{"compare", "--baseline", "backend=system", "--candidate",
+                                         "backend=system,label=again"};
+  const CliResult cmp = run_cli(with(compare, {"--no-counts", "--gate", "--no-confirm", "--out", (base / "cmp").string()}));
+  ASSERT_NE(cmp.exit_code, 2) << cmp.err;
+  for (int k = 1; k <= 2; ++k) {
+    auto args = with(compare, {"--no-counts", "--gate", "--no-confirm", "--seed", "5", "--shard",
+                               std::to_string(k) + "/2", "--out", (base / ("s" + std::to_string(k))).string()});
+    args[std::find(args.begin(), args.end(), "allocate") - args.begin()] = "allocate,append";
+    const CliResult shard = run_cli(args);
+    ASSERT_NE(shard.exit_code, 2) << shard.err;
+  }
+  const CliResult gate = run_cli({"gate", "--baseline", (base / "run").string(), "--candidate",
+                                  (base / "run").string(), "--no-report", "--out", (base / "gate").string()});
+  ASSERT_NE(gate.exit_code, 2) << gate.err;
+}
+
+TEST(HostileInputTable, EveryInputIsRefusedOrNeutralisedAndNothingOutsideItsOutputChanges) {
+  testing::TempDir base;
+  ASSERT_NO_FATAL_FAILURE(measure_fixtures(base.path()));
+  const std::vector<Hostile> cases = table();
+  EXPECT_GE(cases.size(), 60u);
+  for (const Hostile& h : cases) {
+    SCOPED_TRACE(h.name);
+    testing::TempDir dir;
+    Case c{dir.path(), base.path()};
+    write_text(c.script(), "#!/bin/sh\ntouch " + c.marker().string() + "\nexit 1\n");
+    fs::permissions(c.script(), fs::perms::owner_all);
+    const std::vector<std::string> args = h.prepare(c);
+    const auto before = snapshot(c.root);
+    const CliResult r = run_cli(args, {{"XDG_STATE_HOME", (c.root / "state").string()},
+                                       {"GITHUB_STEP_SUMMARY", (c.root / "summary.md").string()}});
+    if (h.exit_code >= 0) {
+      EXPECT_EQ(r.exit_code, h.exit_code) << r.out << r.err;
+    }
+    EXPECT_NE((r.out + r.err).find(h.must_mention), std::string::npos) << h.must_mention << " in:\n" << r.out << r.err;
+    EXPECT_FALSE(fs::exists(c.marker())) << "code the input named ran";
+    const auto after = snapshot(c.root);
+    for (const auto& [path, what] : after) {
+      const auto was = before.find(path);
+      if (was == before.end() || was->second != what) {
+        EXPECT_TRUE(allowed(path, h.may_write))
+            << path << " changed: " << (was == before.end() ? "(new)" : was->second) << " -> " << what;
+      }
+    }
+    for (const auto& [path, what] : before)
+      if (!after.contains(path)) {
+        EXPECT_TRUE(allowed(path, h.may_write)) << path << " removed";
+      }
+    if (h.also) h.also(c, r);
+  }
+}
+
+// The flag is what the refusal asks for: with it, the stored command's code runs (here a
+// script standing in for a worker, which the start-up check runs and refuses).
+TEST(HostileInputTable, TrustStoredCommandRunsTheStoredCode) {
+  testing::TempDir base;
+  const CliResult cmp = run_cli({"compare", "--baseline", "backend=system", "--candidate", "backend=system,label=again",
+                                 "--matrix", "quick", "--workload", "allocate", "--size", "64", "--live", "1",
+                                 "--samples", "3", "--min-batch-ms", "0.2", "--no-counts", "--no-report", "--out",
+                                 (base.path() / "cmp").string()});
+  ASSERT_EQ(cmp.exit_code, 0) << cmp.err;
+  const Case c{base.path(), base.path()};
+  write_text(c.script(), "#!/bin/sh\ntouch " + c.marker().string() + "\nexit 1\n");
+  fs::permissions(c.script(), fs::perms::owner_all);
+  const fs::path d = c.interrupted("cmp", [&](json& j) {
+    set_option(j, "--candidate", "backend=system,exe=" + c.script().string());
+  });
+  const std::vector<std::pair<std::string, std::string>> env{{"XDG_STATE_HOME", (base.path() / "state").string()}};
+  EXPECT_EQ(run_cli({"compare", "--resume", d.string()}, env).exit_code, 2);
+  EXPECT_FALSE(fs::exists(c.marker()));
+  const CliResult trusted = run_cli({"compare", "--resume", d.string(), "--trust-stored-command"}, env);
+  EXPECT_NE(trusted.err.find("(trusted: --trust-stored-command)"), std::string::npos) << trusted.err;
+  EXPECT_NE(trusted.err.find("exe=" + c.script().string()), std::string::npos) << trusted.err;
+  EXPECT_TRUE(fs::exists(c.marker()));
+}
+
+}  // namespace
+}  // namespace abench
