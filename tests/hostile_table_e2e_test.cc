@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <functional>
 #include <map>
 #include <string>
@@ -68,6 +69,7 @@ struct Case {
     ASSERT_GE(fd, 0);
     ASSERT_EQ(::flock(fd, LOCK_EX | LOCK_NB), 0);
     const std::string who = "pid 4242: abench run --out elsewhere";
+    ASSERT_EQ(::ftruncate(fd, 0), 0);
     ASSERT_EQ(::write(fd, who.data(), who.size()), static_cast<ssize_t>(who.size()));
   }
 };
@@ -331,7 +333,7 @@ std::vector<Hostile> table() {
                2, "compare.json"});
   t.push_back({"merge_compare_settings_not_given",
                merge_of([](const Case&, const fs::path&, const fs::path&) {}, {"--min-effect", "20"}), 2,
-               "give abench merge the --confidence and --min-effect"});
+               "give abench merge the --confidence, --min-effect and --detect"});
   t.push_back({"merge_plan_ids_swapped",
                merge_of([](const Case&, const fs::path& s1, const fs::path& s2) {
                  // Each shard's baseline cell laid at the other shard's place.
@@ -380,7 +382,7 @@ std::vector<Hostile> table() {
                "not of calibrate"});
   t.push_back({"merge_save_noise_name_escapes",
                merge_of([](const Case&, const fs::path&, const fs::path&) {}, {"--save-noise", "../../evil"}), 2,
-               "--save-noise"});
+               "--save-noise '../../evil': a name is"});
   t.push_back({"merge_confidence_out_of_range",
                merge_of([](const Case&, const fs::path&, const fs::path&) {}, {"--confidence", "2"}), 2,
                "--confidence"});
@@ -608,7 +610,7 @@ std::vector<Hostile> table() {
                  c.hold_lock(d);
                  return std::vector<std::string>{"run", "--resume", d.string()};
                },
-               2, "another abench command is writing there", {"d/.abench.lock"}});
+               2, "another abench command is writing there (pid 4242: abench run --out elsewhere)", {"d/.abench.lock"}});
   t.push_back({"lock_merge", locked([](const Case& c, const fs::path& out) {
                  return std::vector<std::string>{"merge", (c.base / "s1").string(), (c.base / "s2").string(), "--out",
                                                  out.string()};
@@ -620,7 +622,7 @@ std::vector<Hostile> table() {
                  c.hold_lock(d);
                  return std::vector<std::string>{"report", d.string()};
                },
-               2, "another abench command is writing there", {"d/.abench.lock"}});
+               2, "another abench command is writing there (pid 4242: abench run --out elsewhere)", {"d/.abench.lock"}});
   t.push_back({"lock_gate", locked([](const Case& c, const fs::path& out) {
                  return std::vector<std::string>{"gate", "--baseline", (c.base / "run").string(), "--candidate",
                                                  (c.base / "run").string(), "--out", out.string()};
@@ -688,6 +690,10 @@ TEST(HostileInputTable, EveryInputIsRefusedOrNeutralisedAndNothingOutsideItsOutp
     const auto before = snapshot(c.root);
     const CliResult r = run_cli(args, {{"XDG_STATE_HOME", (c.root / "state").string()},
                                        {"GITHUB_STEP_SUMMARY", (c.root / "summary.md").string()}});
+    // One line a row, for whoever reads the log: what the input got.
+    const std::string said = r.err.substr(0, r.err.find('\n', r.err.find("error:")));
+    std::printf("%-44s exit %d  %s\n", h.name.c_str(), r.exit_code,
+                said.substr(said.find("error:") == std::string::npos ? said.size() : said.find("error:")).substr(0, 300).c_str());
     if (h.exit_code >= 0) {
       EXPECT_EQ(r.exit_code, h.exit_code) << r.out << r.err;
     }

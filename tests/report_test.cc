@@ -15,7 +15,7 @@ ReportModel model_with_changes() {
   m.title = "t";
   m.unit = "ns/op";
   m.changes.push_back({"A -> B", "allocate", "64 B, align 256, live 1", 0.12, 0.05, 0.2, "slower", "", {}});
-  m.changes.push_back({"A -> B", "allocate", "4 KiB, align 256, live 1", 0.001, -0.01, 0.01, "~", "", {}});
+  m.changes.push_back({"A -> B", "allocate", "4 KiB, align 256, live 1", 0.001, -0.01, 0.01, "same", "", {}});
   m.changes.push_back({"A -> B", "grow", "64 B, align 256, live 1", {}, {}, {}, "failed", "worker crashed", {}});
   m.changes.push_back({"C -> D", "grow", "64 B, align 256, live 1", -0.3, -0.4, -0.2, "faster", "", {}});
   return m;
@@ -38,7 +38,7 @@ TEST(ReportFigures, AForestPerPairWithARowPerCellAndASeriesPerVerdict) {
   EXPECT_NE(plot.find("$v0 << EOD\n12 1 5 20\nEOD"), std::string::npos) << plot;  // percent: change, row, interval
   EXPECT_NE(plot.find("$v1 << EOD\n0.1 2 -1 1\nEOD"), std::string::npos) << plot;
   EXPECT_EQ(count(plot, "<< EOD"), 2u);  // the failed cell has no point
-  EXPECT_NE(plot.find("title \"unchanged (~)\""), std::string::npos);
+  EXPECT_NE(plot.find("title \"same\""), std::string::npos) << plot;
   EXPECT_NE(plot.find("from graph 0, first 2.5"), std::string::npos);  // the line between workloads
   EXPECT_EQ(figures[1].title, "Change per cell: C -> D");
 }

@@ -146,12 +146,16 @@ TEST(CompareFileCodec, RefusesWhatAFileMustNotSayNamingTheField) {
   };
   const std::vector<Case> cases{
       {[](auto& j) { j["rows"][0]["verdict"] = "faster"; },
-       "field 'rows[0].verdict' is 'faster', but its change +9.89% and interval [+9.89%, +10.44%] at minimum effect 1% "
-       "make it 'slower'"},
-      {[](auto& j) { j["rows"][0]["verdict"] = "~"; }, "make it 'slower'"},
+       "field 'rows[0].verdict' is 'faster', but its change +9.89% and interval [+9.89%, +10.44%] at minimum effect 1% and "
+       "margin ±3% make it 'slower'"},
+      {[](auto& j) { j["rows"][0]["verdict"] = "same"; }, "make it 'slower'"},
+      {[](auto& j) { j["rows"][0]["verdict"] = "~"; }, "(allowed: slower, faster, same, unclear"},
+      {[](auto& j) { j["rows"][0]["detectable_change"] = 0.5; }, "but its interval makes it"},
+      {[](auto& j) { j["method"]["detect"] = 0; }, "field 'method.detect'"},
+      {[](auto& j) { j["same"] = 99; }, "but the rows make it"},
       {[](auto& j) { j["method"]["min_effect"] = 0.5; }, "field 'rows[0].verdict' is 'slower', but"},
       {[](auto& j) { j["rows"][0]["coverage"] = 0.5; }, "covers 0.5, less than the file's confidence 0.95"},
-      {[](auto& j) { j["rows"][0]["verdict"] = "pass"; }, "(allowed: slower, faster, ~, undecided, failed)"},
+      {[](auto& j) { j["rows"][0]["verdict"] = "pass"; }, "(allowed: slower, faster, same, unclear, undecided, failed)"},
       {[](auto& j) { j["rows"][0]["interval"] = {0.2, 0.3}; }, "field 'rows[0].interval' must hold the change"},
       {[](auto& j) { j["rows"][0]["change"] = "big"; }, "field 'rows[0].change' must be a finite number"},
       {[](auto& j) { j["calls"] = 0; }, "field 'calls' is 0, but the rows make it"},

@@ -27,6 +27,10 @@ CLI::App* register_compare_command(CLI::App& app, CompareOptions& o) {
   add_measure_options(*cmd, o.measure);
   cmd->add_option("--min-effect", o.min_effect_percent, "Smallest change (%) ever called significant")
       ->check(CLI::Range(0.0, 100.0))->capture_default_str();
+  cmd->add_option("--detect", o.detect_percent,
+                  "PCT: the change you want to detect; a cell whose whole interval lies within ±PCT is 'same', one "
+                  "neither called nor that 'unclear' (docs/statistics.md)")
+      ->check(CLI::Range(0.1, 100.0))->capture_default_str();
   cmd->add_option("--confidence", o.confidence, "Confidence of the interval")
       ->check(CLI::Range(0.5, 0.999))->capture_default_str();
   cmd->add_option("--out", o.out, "Output directory (default: results/<time>-compare-<matrix>)")->check(kNotEmpty);
@@ -62,6 +66,7 @@ int compare_command(const CompareOptions& o, const std::vector<std::string>& com
 
   VerdictSettings settings;
   settings.min_effect = o.min_effect_percent / 100;
+  settings.detect = o.detect_percent / 100;
   settings.confidence = o.confidence;
   const Comparison comparison = compare_results(results, settings);
   const std::string markdown = comparison_markdown(comparison);

@@ -53,6 +53,9 @@ CLI::App* register_merge_command(CLI::App& app, MergeOptions& o) {
   cmd->add_option("--min-effect", o.min_effect_percent,
                   "compare's shards: the smallest change (%) they called significant (checked against theirs)")
       ->check(CLI::Range(0.0, 100.0))->capture_default_str();
+  cmd->add_option("--detect", o.detect_percent,
+                  "compare's shards: the margin of 'same' they judged at (checked against theirs)")
+      ->check(CLI::Range(0.1, 100.0))->capture_default_str();
   add_gate_rule_options(*cmd, o.gate);
   cmd->add_option("--baseline", o.baseline,
                   "gate's shards: the baseline they were gated against (its stored figures, its noise floors)")
@@ -109,15 +112,17 @@ VerdictSettings compare_settings(const std::vector<ShardResults>& shards, const 
   VerdictSettings settings;
   settings.confidence = o.confidence;
   settings.min_effect = o.min_effect_percent / 100;
+  settings.detect = o.detect_percent / 100;
   for (const ShardResults& shard : shards) {
     const std::string path = (shard.dir / "compare.json").string();
     const VerdictSettings stored = load_comparison(path).settings;
-    if (std::abs(stored.confidence - settings.confidence) > 1e-9 || std::abs(stored.min_effect - settings.min_effect) > 1e-9)
-      throw UsageError(fmt::format("abench merge: {} judges at confidence {:g} and minimum effect {:g}%, merge at {:g} "
-                                   "and {:g}%: give abench merge the --confidence and --min-effect the shards ran "
-                                   "with; nothing was merged",
-                                   path, stored.confidence, stored.min_effect * 100, settings.confidence,
-                                   settings.min_effect * 100));
+    if (std::abs(stored.confidence - settings.confidence) > 1e-9 ||
+        std::abs(stored.min_effect - settings.min_effect) > 1e-9 || std::abs(stored.detect - settings.detect) > 1e-9)
+      throw UsageError(fmt::format("abench merge: {} judges at confidence {:g}, minimum effect {:g}% and margin ±{:g}%, "
+                                   "merge at {:g}, {:g}% and ±{:g}%: give abench merge the --confidence, --min-effect "
+                                   "and --detect the shards ran with; nothing was merged",
+                                   path, stored.confidence, stored.min_effect * 100, stored.detect * 100,
+                                   settings.confidence, settings.min_effect * 100, settings.detect * 100));
   }
   return settings;
 }
@@ -165,6 +170,7 @@ int merge_command(const MergeOptions& o, const std::vector<std::string>& command
   std::sort(shards.begin(), shards.end(), [](const auto& a, const auto& b) { return a.index < b.index; });
   const std::string command = shards.front().command;
   const RunResults merged = merge_shards(shards, command_line);
+  if (!o.save_noise.empty()) baseline_store(o.save_noise, "--save-noise");  // the name checked first
   if (!o.save_noise.empty() && command != "calibrate")
     throw UsageError(fmt::format("option --save-noise: these are shards of 'abench {}', not of calibrate: they hold no "
                                  "noise floors", command));

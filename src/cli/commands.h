@@ -12,6 +12,11 @@
 
 namespace abench {
 
+// The verdict settings' defaults as options show them (src/verdict/compare.h's VerdictSettings).
+struct VerdictDefaults {
+  static constexpr double detect_percent = 3;
+};
+
 // An option whose empty value would silently mean its default (`--out ''` wrote into the
 // source tree's results/): refused.
 inline const CLI::Validator kNotEmpty(
@@ -80,6 +85,7 @@ struct CompareOptions {
   GateOptions gate_rules;
   double min_effect_percent = 1.0;
   double confidence = 0.95;
+  double detect_percent = VerdictDefaults::detect_percent;
   std::string out;
 };
 
@@ -122,6 +128,7 @@ struct MergeOptions {
   GateOptions gate;
   double confidence = 0.95;
   double min_effect_percent = 1.0;  // compare's shards
+  double detect_percent = VerdictDefaults::detect_percent;  // compare's shards
   std::string baseline;             // gate's shards: the baseline they were gated against
 };
 CLI::App* register_merge_command(CLI::App& app, MergeOptions& options);

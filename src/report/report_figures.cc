@@ -120,7 +120,7 @@ std::vector<Figure> draw_forest(const ReportModel& model) {
       for (std::size_t i = 0; i < verdict_order.size(); ++i)
         plot += fmt::format("{}$v{} using 1:2:3:4 with xerrorbars pt 7 ps 0.7 lc rgb '{}' title {}", i ? ", \\\n     " : "",
                             i, verdict_colour(verdict_order[i]),
-                            gnuplot_string(verdict_order[i] == "~" ? "unchanged (~)" : verdict_order[i]));
+                            gnuplot_string(verdict_order[i]));
       plot += "\n";
     }
     f.plot = std::move(plot);
@@ -268,7 +268,8 @@ std::string_view verdict_colour(std::string_view verdict) {
   if (verdict == "faster" || verdict == "improvement") return "#1A9850";
   if (verdict == "undecided") return "#E08214";
   if (verdict == "failed") return "#762A83";
-  return "#555555";  // unchanged (~), pass
+  if (verdict == "unclear") return "#8C8C8C";
+  return "#555555";  // same, pass
 }
 
 std::string_view variant_colour(std::size_t index) {

@@ -28,7 +28,7 @@ struct ReportChange {
   std::string workload;
   std::string cell;      // cell_axes_label
   std::optional<double> change, low, high;  // after/before - 1, and its interval
-  std::string verdict;   // slower, faster, unchanged, undecided, failed; regression, pass, ...
+  std::string verdict;   // slower, faster, same, unclear, undecided, failed; regression, pass, ...
   std::string problem;
   std::optional<double> threshold;  // a gate's applied threshold
 };

@@ -73,7 +73,8 @@ std::string_view name_of(Call call) {
   switch (call) {
     case Call::slower: return "slower";
     case Call::faster: return "faster";
-    case Call::unchanged: return "~";
+    case Call::same: return "same";
+    case Call::unclear: return "unclear";
     case Call::undecided: return "undecided";
   }
   return "?";
@@ -81,7 +82,7 @@ std::string_view name_of(Call call) {
 
 int rounds_needed(double confidence) { return min_rounds_for(confidence); }
 
-Judgement judge_change(const CellSides& sides, double confidence, double bar) {
+Judgement judge_change(const CellSides& sides, double confidence, double bar, double margin) {
   Judgement j;
   std::vector<double> before, after;
   if (!log_medians(sides.before, before) || !log_medians(sides.after, after)) {
@@ -118,14 +119,25 @@ Judgement judge_change(const CellSides& sides, double confidence, double bar) {
       return j;
     }
   }
-  j.call = call_of(j.change, j.low, j.high, bar);
+  j.call = call_of(j.change, j.low, j.high, bar, margin);
+  j.detectable = detectable_change(j.change, j.low, j.high, bar);
   return j;
 }
 
-Call call_of(double change, double low, double high, double bar) {
+Call call_of(double change, double low, double high, double bar, double margin) {
   if (low > 0 && change >= bar) return Call::slower;
   if (high < 0 && -change >= bar) return Call::faster;
-  return Call::unchanged;
+  if (low >= -margin && high <= margin) return Call::same;
+  return Call::unclear;
+}
+
+double detectable_change(double change, double low, double high, double bar) {
+  // On the log scale the interval is the change with the noise around it: a true change D
+  // moves it by log(1 + D), off 0 once that exceeds the noise on the side it moves towards.
+  const double centre = std::log1p(change);
+  const double slower = std::expm1(centre - std::log1p(low));
+  const double faster = -std::expm1(-(std::log1p(high) - centre));
+  return std::max({slower, faster, bar});
 }
 
 }  // namespace abench

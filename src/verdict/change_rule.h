@@ -32,8 +32,14 @@ struct CellSides {
   bool samples_paired = false;  // paired rounds took turns batch by batch: samples pair index by index
 };
 
-enum class Call { slower, faster, unchanged, undecided };
+// same: the whole interval lies within ±margin (the equivalence margin, compare's --detect:
+// both one-sided tests at the confidence reject a change that large); unclear: neither called
+// nor same, the interval reaching beyond the margin on a side (a change of that size could
+// hide in it); undecided: too few rounds for an interval at the confidence.
+enum class Call { slower, faster, same, unclear, undecided };
 std::string_view name_of(Call call);
+// Neither slower nor faster (same or unclear): nothing was called.
+inline bool not_called(Call call) { return call == Call::same || call == Call::unclear; }
 
 struct Judgement {
   Call call = Call::undecided;
@@ -43,17 +49,24 @@ struct Judgement {
   bool paired = false;       // by round
   int replicates = 0;        // rounds (paired), or the smaller side's processes
   std::string reason;        // why undecided: in words, with what to change
+  // The smallest change this cell could have called at its final interval: a change of that
+  // size, with the noise the interval shows around it, would move the interval off 0 (the
+  // larger of the two sides; never below the bar). 0 when undecided.
+  double detectable = 0;
   // The chance of a slower/faster call on this cell were nothing changed (at most).
   double false_call_rate() const { return call == Call::undecided ? 0 : 1 - coverage; }
 };
 
 // `bar` is the smallest |change| ever called slower or faster: compare's minimum effect, or
 // a gate cell's applied threshold (the larger of its threshold and k x its noise floor).
-// A change is called when its interval excludes 0 and the change is at least the bar.
-Judgement judge_change(const CellSides& sides, double confidence, double bar);
+// A change is called when its interval excludes 0 and the change is at least the bar; a
+// change not called is `same` when its interval lies within ±margin, else `unclear`.
+Judgement judge_change(const CellSides& sides, double confidence, double bar, double margin = 0);
 // The call of a change whose interval reached the confidence: the last step of
 // judge_change, and how a reader of compare.json checks the verdicts it was handed.
-Call call_of(double change, double low, double high, double bar);
+Call call_of(double change, double low, double high, double bar, double margin);
+// Judgement::detectable of an interval (change, low, high) at the bar.
+double detectable_change(double change, double low, double high, double bar);
 
 // The fewest rounds a side of an interleaved run needs for a verdict at `confidence`.
 int rounds_needed(double confidence);

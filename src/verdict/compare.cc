@@ -12,7 +12,8 @@ std::string_view name_of(Verdict v) {
   switch (v) {
     case Verdict::slower: return "slower";
     case Verdict::faster: return "faster";
-    case Verdict::unchanged: return "~";
+    case Verdict::same: return "same";
+    case Verdict::unclear: return "unclear";
     case Verdict::undecided: return "undecided";
     case Verdict::failed: return "failed";
   }
@@ -21,15 +22,31 @@ std::string_view name_of(Verdict v) {
 
 CompareTally tally_of(const Comparison& c) {
   CompareTally t;
+  std::vector<double> detectable;
   for (const CompareRow& row : c.rows) {
     if (row.verdict == Verdict::undecided) ++t.undecided;
     if (row.verdict == Verdict::failed || row.verdict == Verdict::undecided) continue;
     ++t.judged;
     t.calls += row.verdict == Verdict::slower || row.verdict == Verdict::faster;
+    t.same += row.verdict == Verdict::same;
+    t.unclear += row.verdict == Verdict::unclear;
     t.expected_false_calls += row.judgement->false_call_rate();
     t.least_coverage = std::min(t.least_coverage, row.judgement->coverage);
+    detectable.push_back(row.judgement->detectable);
   }
+  if (!detectable.empty()) t.median_detectable = median(detectable);
   return t;
+}
+
+Verdict verdict_of(Call call) {
+  switch (call) {
+    case Call::slower: return Verdict::slower;
+    case Call::faster: return Verdict::faster;
+    case Call::same: return Verdict::same;
+    case Call::unclear: return Verdict::unclear;
+    case Call::undecided: return Verdict::undecided;
+  }
+  return Verdict::undecided;
 }
 
 namespace {
@@ -127,13 +144,8 @@ Comparison compare_results(const RunResults& results, const VerdictSettings& set
     } else {
       // The two sides of a compare ran round by round: paired by round, and sample by sample
       // when the pairs took turns batch by batch.
-      row.judgement = judge_change(pair.sides(), settings.confidence, settings.min_effect);
-      switch (row.judgement->call) {
-        case Call::slower: row.verdict = Verdict::slower; break;
-        case Call::faster: row.verdict = Verdict::faster; break;
-        case Call::unchanged: row.verdict = Verdict::unchanged; break;
-        case Call::undecided: row.verdict = Verdict::undecided; break;
-      }
+      row.judgement = judge_change(pair.sides(), settings.confidence, settings.min_effect, settings.detect);
+      row.verdict = verdict_of(row.judgement->call);
       if (row.verdict == Verdict::undecided) row.problem = row.judgement->reason;
     }
     c.rows.push_back(std::move(row));

@@ -21,10 +21,14 @@ namespace abench {
 struct VerdictSettings {
   double min_effect = 0.01;   // compare: a change smaller than this is never called significant
   double confidence = 0.95;
+  // compare: the equivalence margin (--detect): a cell is `same` when its whole interval lies
+  // within ±detect, `unclear` when it is neither that nor called (change_rule.h).
+  double detect = 0.03;
 };
 
-// undecided: measured, but too few rounds to reach the confidence (the row says how many).
-enum class Verdict { slower, faster, unchanged, undecided, failed };
+// same, unclear: as change_rule.h's Call; undecided: measured, but too few rounds to reach the
+// confidence (the row says how many).
+enum class Verdict { slower, faster, same, unclear, undecided, failed };
 std::string_view name_of(Verdict v);
 
 struct CompareRow {
@@ -55,19 +59,25 @@ struct Comparison {
   std::map<std::string, double> geomean_change_by_backend;  // exp(mean log ratio) - 1
   std::optional<double> geomean_change;
   std::vector<std::string> warnings;
+  bool legacy_verdicts = false;  // read from a version 1 compare.json (src/verdict/compare_file.h)
 };
 
 // What the rows add up to, for the footer and compare.json.
 struct CompareTally {
   int calls = 0;      // slower or faster
-  int judged = 0;     // rows with a verdict (~, slower, faster)
+  int judged = 0;     // rows with a verdict (slower, faster, same, unclear)
+  int same = 0, unclear = 0;
   int undecided = 0;  // too few rounds for the confidence
+  double median_detectable = 0;  // over the judged rows: the smallest change each could have called
   // With nothing changed, how many calls chance alone would make (at most): the sum over
   // judged rows of 1 - their interval's coverage; and the smallest such coverage.
   double expected_false_calls = 0;
   double least_coverage = 1;
 };
 CompareTally tally_of(const Comparison& c);
+
+// A row's verdict from its judgement's call.
+Verdict verdict_of(Call call);
 
 // results must come from make_compare_plan (variant 2p baseline, 2p+1 candidate).
 Comparison compare_results(const RunResults& results, const VerdictSettings& settings);

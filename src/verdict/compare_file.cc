@@ -21,6 +21,8 @@ void put_change(nlohmann::json& j, const std::optional<Judgement>& judgement, co
     j["coverage"] = judgement->coverage;
     j["paired"] = judgement->paired;
     j["replicates"] = judgement->replicates;
+    // Undecided: no interval at the confidence, so no change it could call.
+    j["detectable_change"] = judgement->call == Call::undecided ? nlohmann::json(nullptr) : nlohmann::json(judgement->detectable);
   } else {
     j["change"] = nullptr;
     j["interval"] = nullptr;
@@ -58,7 +60,7 @@ nlohmann::json comparison_json(const Comparison& c) {
   nlohmann::json geomeans = nlohmann::json::object();
   for (const auto& [backend, change] : c.geomean_change_by_backend) geomeans[backend] = change;
   return {{"schema", "abench.compare"},
-          {"schema_version", 1},
+          {"schema_version", kCompareSchemaVersion},
           {"metric", m.per_op},
           {"backends", c.pair_backends},
           {"method", {{"statistic", "per process: its median sample; per round: after/before of its two "
@@ -67,7 +69,8 @@ nlohmann::json comparison_json(const Comparison& c) {
                       {"measure", name_of(c.measure)},
                       {"samples_paired", c.samples_paired},
                       {"confidence", c.settings.confidence},
-                      {"min_effect", c.settings.min_effect}}},
+                      {"min_effect", c.settings.min_effect},
+                      {"detect", c.settings.detect}}},
           {"processes_per_side", c.processes},
           {"until_interval", c.until_interval > 0 ? nlohmann::json{{"width_percent", c.until_interval * 100},
                                                                    {"max_rounds", c.max_rounds}}
@@ -75,6 +78,9 @@ nlohmann::json comparison_json(const Comparison& c) {
           {"judged", t.judged},
           {"undecided", t.undecided},
           {"calls", t.calls},
+          {"same", t.same},
+          {"unclear", t.unclear},
+          {"median_detectable_change", t.median_detectable},
           {"expected_false_calls", t.expected_false_calls},
           {"baselines", c.baseline_labels},
           {"candidates", c.candidate_labels},
@@ -89,8 +95,8 @@ nlohmann::json comparison_json(const Comparison& c) {
 
 namespace {
 
-constexpr Verdict kVerdicts[] = {Verdict::slower, Verdict::faster, Verdict::unchanged, Verdict::undecided,
-                                 Verdict::failed};
+constexpr Verdict kVerdicts[] = {Verdict::slower, Verdict::faster, Verdict::same, Verdict::unclear,
+                                 Verdict::undecided, Verdict::failed};
 
 std::optional<double> optional_figure(const JsonField& f) {
   if (f.json().is_null()) return std::nullopt;
@@ -126,6 +132,20 @@ Judgement judgement_at(const JsonField& row) {
   return j;
 }
 
+// The detectable change is derived from the interval, never taken from the file.
+void check_detectable(const JsonField& row, Judgement& j, double bar) {
+  const bool undecided = j.call == Call::undecided;
+  j.detectable = undecided ? 0 : detectable_change(j.change, j.low, j.high, bar);
+  if (!row.has("detectable_change")) return;  // a file from before the field
+  if (undecided) {
+    if (!row.at("detectable_change").json().is_null()) row.at("detectable_change").fail("must be null in an undecided row");
+    return;
+  }
+  const double said = finite(row.at("detectable_change"));
+  if (std::abs(said - j.detectable) > 1e-9 * std::max(1.0, std::abs(said)))
+    row.at("detectable_change").fail(fmt::format("is {:g}, but its interval makes it {:g}", said, j.detectable));
+}
+
 // A called or unchanged row's verdict must be the one rule's, at the file's own settings.
 void check_verdict(const JsonField& row, const CompareRow& r, const VerdictSettings& settings) {
   if (r.verdict == Verdict::failed) {
@@ -138,12 +158,13 @@ void check_verdict(const JsonField& row, const CompareRow& r, const VerdictSetti
   if (r.judgement->coverage + 1e-9 < settings.confidence)
     row.at("verdict").fail(fmt::format("is '{}', but its interval covers {:g}, less than the file's confidence {:g}",
                                        name_of(r.verdict), r.judgement->coverage, settings.confidence));
-  const Call call = call_of(r.judgement->change, r.judgement->low, r.judgement->high, settings.min_effect);
-  if (name_of(call) != name_of(r.verdict))
+  const Call call = call_of(r.judgement->change, r.judgement->low, r.judgement->high, settings.min_effect, settings.detect);
+  if (name_of(verdict_of(call)) != name_of(r.verdict))
     row.at("verdict").fail(fmt::format("is '{}', but its change {:+.2f}% and interval [{:+.2f}%, {:+.2f}%] at "
-                                       "minimum effect {:g}% make it '{}'",
+                                       "minimum effect {:g}% and margin ±{:g}% make it '{}'",
                                        name_of(r.verdict), r.judgement->change * 100, r.judgement->low * 100,
-                                       r.judgement->high * 100, settings.min_effect * 100, name_of(call)));
+                                       r.judgement->high * 100, settings.min_effect * 100, settings.detect * 100,
+                                       name_of(call)));
 }
 
 CompareRow row_from(const JsonField& row, const Comparison& c) {
@@ -170,18 +191,24 @@ CompareRow row_from(const JsonField& row, const Comparison& c) {
     *low = optional_figure(range.at(std::size_t{0}));
     *high = optional_figure(range.at(std::size_t{1}));
   }
-  const std::string verdict = row.at("verdict").text();
+  std::string verdict = row.at("verdict").text();
+  if (verdict == "~" && c.legacy_verdicts)  // version 1's name for a change not called
+    if (!row.at("change").json().is_null()) {
+      const Judgement j = judgement_at(row);
+      verdict = name_of(call_of(j.change, j.low, j.high, c.settings.min_effect, c.settings.detect));
+    }
   const auto named = std::find_if(std::begin(kVerdicts), std::end(kVerdicts),
                                   [&](Verdict v) { return name_of(v) == verdict; });
   if (named == std::end(kVerdicts))
-    row.at("verdict").fail(fmt::format("is '{}' (allowed: slower, faster, ~, undecided, failed)",
+    row.at("verdict").fail(fmt::format("is '{}' (allowed: slower, faster, same, unclear, undecided, failed)",
                                        printable(verdict.substr(0, 40))));
   r.verdict = *named;
   if (!row.at("change").json().is_null()) r.judgement = judgement_at(row);
   if (row.has("problem")) r.problem = row.at("problem").text();
   if (r.judgement && r.verdict == Verdict::undecided) r.judgement->call = Call::undecided, r.judgement->reason = r.problem;
-  else if (r.judgement) r.judgement->call = call_of(r.judgement->change, r.judgement->low, r.judgement->high, c.settings.min_effect);
+  else if (r.judgement) r.judgement->call = call_of(r.judgement->change, r.judgement->low, r.judgement->high, c.settings.min_effect, c.settings.detect);
   check_verdict(row, r, c.settings);
+  if (r.judgement) check_detectable(row, *r.judgement, c.settings.min_effect);
   r.before_counts = counts_at(row.at("counts_before"));
   r.after_counts = counts_at(row.at("counts_after"));
   if (row.has("counts_unavailable")) r.counts_unavailable = row.at("counts_unavailable").text();
@@ -194,8 +221,8 @@ Comparison comparison_from_json(const nlohmann::json& j, const std::string& path
   if (!j.is_object() || j.value("schema", "") != "abench.compare")
     throw UsageError(path + ": not an abench compare file (field 'schema' is not \"abench.compare\")");
   const JsonField root(path, j, "", "malformed compare file");
-  root.at("schema_version").whole<int>(1, 1);
   Comparison c;
+  c.legacy_verdicts = root.at("schema_version").whole<int>(1, kCompareSchemaVersion) == 1;
   const std::string metric = root.at("metric").text();
   const JsonField method = root.at("method");
   if (method.has("measure") && !measure_named(method.at("measure").text(), c.measure))
@@ -207,6 +234,12 @@ Comparison comparison_from_json(const nlohmann::json& j, const std::string& path
   if (!(c.settings.confidence > 0.5 && c.settings.confidence < 1)) method.at("confidence").fail("must lie between 0.5 and 1");
   c.settings.min_effect = finite(method.at("min_effect"));
   if (!(c.settings.min_effect >= 0 && c.settings.min_effect <= 1)) method.at("min_effect").fail("must lie from 0 to 1");
+  if (method.has("detect")) {
+    c.settings.detect = finite(method.at("detect"));
+    if (!(c.settings.detect > 0 && c.settings.detect <= 1)) method.at("detect").fail("must lie above 0, to 1");
+  } else if (!c.legacy_verdicts) {
+    method.at("detect").fail("is missing");
+  }
   c.samples_paired = method.has("samples_paired") && method.at("samples_paired").flag();
   c.processes = root.at("processes_per_side").whole<int>(1, 1000);
   if (root.has("until_interval")) {
@@ -229,9 +262,11 @@ Comparison comparison_from_json(const nlohmann::json& j, const std::string& path
   for (std::size_t i = 0; i < rows.size_of_list(); ++i) c.rows.push_back(row_from(rows.at(i), c));
 
   const CompareTally t = tally_of(c);
-  for (auto [key, derived] : {std::pair{"judged", t.judged}, std::pair{"undecided", t.undecided}, std::pair{"calls", t.calls}})
-    if (const int said = root.at(key).whole<int>(0, 1 << 30); said != derived)
-      root.at(key).fail(fmt::format("is {}, but the rows make it {}", said, derived));
+  for (auto [key, derived] : {std::pair{"judged", t.judged}, std::pair{"undecided", t.undecided},
+                              std::pair{"calls", t.calls}, std::pair{"same", t.same}, std::pair{"unclear", t.unclear}})
+    if (!c.legacy_verdicts || root.has(key))
+      if (const int said = root.at(key).whole<int>(0, 1 << 30); said != derived)
+        root.at(key).fail(fmt::format("is {}, but the rows make it {}", said, derived));
   derive_from_rows(c);
   return c;
 }

@@ -85,9 +85,11 @@ std::string comparison_markdown(const Comparison& c) {
   const std::string unit = metric_names(c.measure).column;
   out += fmt::format(
       "\n{}; before/after: median of the process medians, {}; change = "
-      "after/before − 1 (positive: slower); interval: {}; `~`: interval includes 0 or |change| < {:.1f}%; "
-      "undecided: too few rounds for the confidence. Counts per buffer.\n\n",
-      rounds_text(c), unit, interval_method_text(c), c.settings.min_effect * 100);
+      "after/before − 1 (positive: slower); interval: {}; slower/faster: the interval excludes 0 and |change| ≥ "
+      "{:.1f}%; same: the whole interval within ±{:g}% (--detect); unclear: neither, so a change beyond ±{:g}% could "
+      "hide in it; undecided: too few rounds for the confidence. Counts per buffer.\n\n",
+      rounds_text(c), unit, interval_method_text(c), c.settings.min_effect * 100, c.settings.detect * 100,
+      c.settings.detect * 100);
   out += fmt::format("| backend | workload | size | align | live | before {0} | after {0} | change | interval | "
                      "before range | after range | requested bytes | usable bytes | requests | verdict |\n", unit);
   out += "|---|---|--:|--:|--:|--:|--:|--:|---|---|---|---|---|---|---|\n";
@@ -103,11 +105,15 @@ std::string comparison_markdown(const Comparison& c) {
   for (const auto& [backend, change] : c.geomean_change_by_backend)
     out += fmt::format("Geometric-mean change, {}: {}\n", markdown_text(backend), percent(change));
   if (c.geomean_change) out += fmt::format("Geometric-mean change, overall: {}\n", percent(*c.geomean_change));
-  if (const CompareTally t = tally_of(c); t.judged > 0)
+  if (const CompareTally t = tally_of(c); t.judged > 0) {
     out += fmt::format("\nFaster or slower: {} of {} judged cells. With nothing changed, chance alone would call "
                        "about {:.1f} of them (at most; each interval covers at least {:.1f}%, and changes under "
                        "{:.1f}% are never called).\n",
                        t.calls, t.judged, t.expected_false_calls, t.least_coverage * 100, c.settings.min_effect * 100);
+    out += fmt::format("Same within ±{:g}%: {}; unclear: {}; undecided: {}. The smallest change a cell could have "
+                       "called (its detectable change), median over the judged cells: {:.1f}%.\n",
+                       c.settings.detect * 100, t.same, t.unclear, t.undecided, t.median_detectable * 100);
+  }
   for (const auto& w : c.warnings) out += "\n> **Note:** " + markdown_text(w) + "\n";
   return out;
 }
@@ -119,7 +125,8 @@ std::string comparison_csv(const Comparison& c) {
                              "before_" + per_op, "after_" + per_op, "change", "interval_low", "interval_high",
                              "coverage", "before_" + min, "before_" + max, "after_" + min, "after_" + max,
                              "requested_bytes_before", "requested_bytes_after", "usable_bytes_before",
-                             "usable_bytes_after", "requests_before", "requests_after", "verdict"});
+                             "usable_bytes_after", "requests_before", "requests_after", "verdict",
+                             "detectable_change"});
   auto opt = [](const std::optional<double>& v) { return v ? fmt::format("{:.3f}", *v) : std::string(); };
   auto counts = [](const std::optional<CellCounts>& k, auto f) { return k ? f(*k) : std::string(); };
   auto judged = [](const CompareRow& row, double Judgement::*field, const char* format) {
@@ -135,7 +142,8 @@ std::string comparison_csv(const Comparison& c) {
                     counts(row.before_counts, requested), counts(row.after_counts, requested),
                     counts(row.before_counts, usable), counts(row.after_counts, usable),
                     counts(row.before_counts, requests), counts(row.after_counts, requests),
-                    std::string(name_of(row.verdict))});
+                    std::string(name_of(row.verdict)),
+                    row.verdict == Verdict::undecided ? std::string() : judged(row, &Judgement::detectable, "{:.5f}")});
   return out;
 }
 

@@ -127,11 +127,15 @@ GateVerdict evaluate_gate(const std::vector<CellPair>& pairs, const GateRules& r
     if (!pair.problem.empty() || pair.before.empty() || pair.after.empty()) {
       cell.problem = pair.problem.empty() ? "no samples" : pair.problem;  // the pairing's guards
     } else {
-      cell.judgement = judge_change(pair.sides(), settings.confidence, cell.applied);
+      // The cell's margin is its applied threshold: `same` when the interval is within it.
+      // An `unclear` cell passes as a change not called did before same and unclear were
+      // told apart (issue 29 decides, from A/A runs, whether it should be undecided).
+      cell.judgement = judge_change(pair.sides(), settings.confidence, cell.applied, cell.applied);
       switch (cell.judgement->call) {
         case Call::slower: cell.outcome = GateOutcome::regression; break;
         case Call::faster: cell.outcome = GateOutcome::improvement; break;
-        case Call::unchanged: cell.outcome = GateOutcome::pass; break;
+        case Call::same:
+        case Call::unclear: cell.outcome = GateOutcome::pass; break;
         case Call::undecided:
           cell.outcome = GateOutcome::undecided;
           cell.problem = cell.judgement->reason;

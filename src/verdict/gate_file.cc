@@ -97,14 +97,16 @@ GateVerdict gate_verdict_from_json(const nlohmann::json& j, const std::string& p
         judgement.replicates = c.at("replicates").get<int>();
         const std::string call = c.value("call", "");
         bool known = false;
-        for (Call named : {Call::slower, Call::faster, Call::unchanged, Call::undecided})
+        for (Call named : {Call::slower, Call::faster, Call::same, Call::unclear, Call::undecided})
           if (name_of(named) == call) {
             judgement.call = named;
             known = true;
           }
+        if (call == "~") judgement.call = Call::unclear, known = true;  // before same and unclear
         if (!known)
-          throw UsageError(fmt::format("{}: field 'call' is '{}' (allowed: slower, faster, ~, undecided)", where,
-                                       printable(call.substr(0, 20))));
+          throw UsageError(fmt::format("{}: field 'call' is '{}' (allowed: slower, faster, same, unclear, undecided)",
+                                       where, printable(call.substr(0, 20))));
+        judgement.detectable = detectable_change(judgement.change, judgement.low, judgement.high, cell.applied);
         cell.judgement = judgement;
       }
       v.cells.push_back(std::move(cell));
