@@ -263,18 +263,15 @@ TEST(CompareEndToEnd, BadVariantsExitTwoBeforeAnythingRuns) {
   }
 }
 
-// --until-interval: a target no interval can reach runs every cell to the cap, a target every
-// interval reaches stops at the rounds a verdict needs; both state it in every file.
+// --until-interval: a target no interval can reach runs every cell to the cap; with a target
+// an interval can reach, a cell stops early only once its interval is that narrow. Both state
+// it in every file. (Which cells stop early is timing; the rule itself is tested on fixed
+// figures in adaptive_rounds_test.cc.)
 TEST(CompareEndToEnd, UntilIntervalAddsRoundsUpToTheCapOnlyWhereAnIntervalIsStillWide) {
   testing::TempDir dir;
-  // 100%: an A/A interval of allocate's 2 ms batches from 6 rounds is never that wide, even on
-  // a busy machine (append 4096 at 0.2 ms reached 94% here).
-  for (const auto& [target, rounds] : {std::pair{"0.01", 8u}, std::pair{"100", 6u}}) {
-    // The first target holds anywhere (no interval is 0.01% wide); the second is a claim
-    // about timing, which emulation breaks (a 6-round A/A interval wider than 100% under
-    // qemu at 7aea1b6).
-    if (std::string(target) == "100") ABENCH_SKIP_UNDER_EMULATION("a 6-round A/A interval narrower than 100% is a timing claim");
-    const auto out = dir.path() / (std::string("cmp-") + target);
+  for (const std::string target : {"0.01", "100"}) {
+    const bool unreachable = target == "0.01";  // no interval is 0.01% wide
+    const auto out = dir.path() / ("cmp-" + target);
     const CliResult r = run_cli({"compare", "--baseline", "backend=system", "--candidate", "backend=system,label=again",
                                  "--matrix", "quick", "--workload", "allocate", "--size", "64,4096", "--align", "256",
                                  "--live", "1", "--samples", "3", "--min-batch-ms", "2", "--no-counts", "--no-report",
@@ -284,21 +281,37 @@ TEST(CompareEndToEnd, UntilIntervalAddsRoundsUpToTheCapOnlyWhereAnIntervalIsStil
     EXPECT_EQ(results["protocol"]["until_interval"]["width_percent"], std::stod(target));
     EXPECT_EQ(results["protocol"]["until_interval"]["max_rounds"], 8);
     EXPECT_EQ(results["protocol"]["processes"], 6);
+    std::set<std::size_t> rounds_seen;
     for (const auto& cell : results["cells"]) {
-      ASSERT_EQ(cell["processes"].size(), rounds) << cell.dump().substr(0, 300);
+      const std::size_t rounds = cell["processes"].size();
+      if (unreachable) {
+        EXPECT_EQ(rounds, 8u) << cell.dump().substr(0, 300);
+      }
+      EXPECT_GE(rounds, 6u);
+      EXPECT_LE(rounds, 8u);
       std::set<int> seen;
       for (const auto& p : cell["processes"]) seen.insert(p["round"].get<int>());
       EXPECT_EQ(seen.size(), rounds);
       EXPECT_EQ(*seen.begin(), 1);  // results.json counts rounds from 1
       EXPECT_EQ(*seen.rbegin(), static_cast<int>(rounds));
+      rounds_seen.insert(rounds);
     }
     const std::string md = read_file(out / "compare.md");
-    EXPECT_NE(md.find(fmt::format("{} to {} rounds a cell", rounds, rounds)), std::string::npos) << md;
-    EXPECT_NE(md.find(fmt::format(" in {} |", rounds)), std::string::npos) << md;
+    EXPECT_NE(md.find(fmt::format("{} to {} rounds a cell", *rounds_seen.begin(), *rounds_seen.rbegin())),
+              std::string::npos) << md;
     for (const auto& row : read_csv(out / "compare.csv")) EXPECT_NE(row.at("verdict"), "failed");
     const auto json = nlohmann::json::parse(read_file(out / "compare.json"));
-    for (const auto& row : json["rows"]) EXPECT_EQ(row["replicates"], rounds);
-    if (rounds == 8u) {
+    for (const auto& row : json["rows"]) {
+      const auto rounds = row["replicates"].get<std::size_t>();
+      EXPECT_TRUE(rounds_seen.contains(rounds));
+      EXPECT_NE(md.find(fmt::format(" in {} |", rounds)), std::string::npos) << md;
+      // A cell stopped before the cap only because its interval had narrowed to the target.
+      if (rounds < 8u) {
+        const double width = row["interval"][1].get<double>() - row["interval"][0].get<double>();
+        EXPECT_LE(width, std::stod(target) / 100) << row.dump();
+      }
+    }
+    if (unreachable) {
       EXPECT_NE(r.err.find("round 8: 2 cells still wider than 0.01%"), std::string::npos) << r.err;
     }
   }
