@@ -16,11 +16,13 @@
 #include <vector>
 
 #include "src/util/errors.h"
+#include "src/plan/protocol_rules.h"
 #include "src/plan/shard.h"
 #include "src/results/results_writers.h"
 #include "src/run/adaptive_rounds.h"
 #include "src/run/result_saver.h"
 #include "src/stats/rank_intervals.h"
+#include "src/stats/statistics.h"
 #include "src/util/json_file.h"
 #include "tests/fake_launcher.h"
 #include "tests/temp_dir.h"
@@ -212,10 +214,12 @@ TEST(AdaptiveRounds, AddRoundsOnlyToCellsWhoseIntervalIsStillTooWideUpToTheCap) 
   hooks.worker_path = [](const Variant& v, WorkerMode) { return v.backend; };
   run_plan(results, launcher, hooks);
   std::vector<std::size_t> rounds_announced;
-  run_adaptive_rounds(results, {0.02, 9, 0.95}, launcher, hooks,
-                      [&](const std::vector<Job>& jobs, std::size_t cells) {
-                        EXPECT_EQ(jobs.size(), cells);  // a run: one process per cell
-                        rounds_announced.push_back(cells);
+  run_adaptive_rounds(results, {0.02, 9, 0.95}, launcher, hooks, std::chrono::steady_clock::now(),
+                      [&](const RoundAnnouncement& round) {
+                        EXPECT_EQ(round.jobs.size(), round.cells);  // a run: one process per cell
+                        EXPECT_EQ(round.unresolved, round.cells);   // no budget leaves any out
+                        EXPECT_EQ(round.seconds_left, -1);
+                        rounds_announced.push_back(round.cells);
                       });
   for (const CellRecord& cell : results.cells) {
     const bool noisy = cell.cell.spec.id % 2 == 0;
@@ -229,6 +233,139 @@ TEST(AdaptiveRounds, AddRoundsOnlyToCellsWhoseIntervalIsStillTooWideUpToTheCap) 
   // Rounds 4-6 for all four cells, 7-9 for the two noisy ones.
   EXPECT_EQ(rounds_announced, (std::vector<std::size_t>{4, 4, 4, 2, 2, 2}));
   EXPECT_TRUE(cells_needing_a_round(results, {0.02, 9, 0.95}).empty());
+}
+
+// A budget: the same noisy and steady cells; with an hour left it adds what the width rule
+// adds; with its time already spent it adds nothing, and says how many cells it left wide.
+TEST(AdaptiveRounds, ABudgetAddsRoundsOnlyWhileItsTimeAllows) {
+  for (const bool spent : {false, true}) {
+    Matrix m = testing::small_matrix({"system", "mimalloc"}, 3, {64}, {1});
+    m.workloads = {Workload::allocate, Workload::grow};
+    m.protocol.fresh_process_per_cell = true;
+    RunResults results = planned(m, make_plan(m, 3));
+    testing::FakeLauncher launcher;
+    std::map<int, std::set<std::size_t>> launches;
+    launcher.ns_of = [&](const std::string&, int cell) {
+      launches[cell].insert(launcher.launched.size());
+      return cell % 2 == 0 ? 10.0 * (1 + 0.05 * static_cast<double>(launches[cell].size() % 3)) : 10.0;
+    };
+    OrchestratorHooks hooks;
+    hooks.worker_path = [](const Variant& v, WorkerMode) { return v.backend; };
+    run_plan(results, launcher, hooks);
+    const IntervalTarget target{0.02, 9, 0.95, 3600};
+    const auto started = std::chrono::steady_clock::now() - std::chrono::hours(spent ? 2 : 0);
+    std::vector<std::size_t> announced;
+    run_adaptive_rounds(results, target, launcher, hooks, started, [&](const RoundAnnouncement& round) {
+      EXPECT_GT(round.seconds_left, 3500);
+      EXPECT_LE(round.seconds_left, 3600);
+      announced.push_back(round.cells);
+    });
+    std::size_t noisy_rounds = 0;
+    for (const CellRecord& cell : results.cells)
+      if (cell.cell.spec.id % 2 == 0) noisy_rounds = std::max(noisy_rounds, cell.processes.size());
+    if (spent) {
+      EXPECT_TRUE(announced.empty());
+      EXPECT_EQ(noisy_rounds, 3u);
+      EXPECT_EQ(cells_left_wide(results, target), 4u);  // 3 rounds reach no 95% interval
+    } else {
+      EXPECT_EQ(announced, (std::vector<std::size_t>{4, 4, 4, 2, 2, 2}));
+      EXPECT_EQ(noisy_rounds, 9u);
+      EXPECT_EQ(cells_left_wide(results, target), 2u);  // the noisy two, at the cap
+    }
+  }
+}
+
+TEST(AdaptiveRoundsBudget, RoundsToReachFollowTheSignIntervalsLargeSampleWidth) {
+  // 2 x 1.96 x sqrt(pi/2) x 0.02 / 0.02 = 4.913; squared, 24.14 rounds: 19 more after 6.
+  EXPECT_EQ(rounds_to_reach(0.02, 6, 0.02, 0.95), 19);
+  EXPECT_EQ(rounds_to_reach(0.02, 6, 0.04, 0.95), 1);   // 6.03 rounds: one more
+  EXPECT_EQ(rounds_to_reach(0.004, 6, 0.02, 0.95), 1);  // already narrow enough: one at least
+  EXPECT_EQ(rounds_to_reach(0.0, 3, 0.02, 0.95), 1);    // no spread known: one round shows more
+  EXPECT_EQ(rounds_to_reach(0.02, 6, 0.02, 0.99), 36);  // z = 2.576: 41.7 rounds
+  // Simulated: normal round ratios of spread 2% reach a 95% sign interval 2% wide in about
+  // as many rounds as predicted (the median width over 2000 draws of 24 rounds).
+  std::mt19937_64 rng(5);
+  std::normal_distribution<double> normal(0, 0.02);
+  std::vector<double> widths;
+  for (int k = 0; k < 2000; ++k) {
+    std::vector<double> d;
+    for (int r = 0; r < 24; ++r) d.push_back(normal(rng));
+    const ShiftInterval i = sign_interval(d, 0.95);
+    widths.push_back(std::exp(i.high) - std::exp(i.low));
+  }
+  std::nth_element(widths.begin(), widths.begin() + 1000, widths.end());
+  EXPECT_NEAR(widths[1000], 0.02, 0.004);
+}
+
+TEST(AdaptiveRoundsBudget, TheCheapestCellsToNarrowGoFirstAsManyAsTheTimeLeftTakes) {
+  // Cell 1 needs 19 rounds of 1 s; cell 2 one round of 2 s; cell 3 one of 10 s; cell 4 19 of 0.5 s.
+  const std::vector<RoundCandidate> candidates{
+      {1, 6, 0.02, 1.0}, {2, 6, 0.01, 2.0}, {3, 6, 0.01, 10.0}, {4, 6, 0.02, 0.5}};
+  EXPECT_EQ(cells_within_budget(candidates, 0.02, 0.95, 1000), (std::vector<int>{1, 2, 3, 4}));
+  EXPECT_EQ(cells_within_budget(candidates, 0.02, 0.95, 30), (std::vector<int>{2, 3, 4}));  // 2 + 9.5 + 10 s
+  EXPECT_EQ(cells_within_budget(candidates, 0.02, 0.95, 12), (std::vector<int>{2, 4}));
+  // None reaches the width in 1.9 s: one round each for the nearest whose round fits.
+  EXPECT_EQ(cells_within_budget(candidates, 0.02, 0.95, 1.9), (std::vector<int>{1, 4}));  // 0.5 + 1 s
+  EXPECT_EQ(cells_within_budget(candidates, 0.02, 0.95, 1.2), (std::vector<int>{4}));
+  EXPECT_EQ(cells_within_budget(candidates, 0.02, 0.95, 0.4), (std::vector<int>{}));  // no round fits
+  EXPECT_TRUE(cells_within_budget({}, 0.02, 0.95, 100).empty());
+}
+
+// The budget's choice under the null, simulated as the width rule above: cells of several
+// noise scales and costs, rounds given by cells_within_budget until it gives none. False
+// calls stay within 1 - confidence; most cells resolve (same at ±E, or called).
+TEST(AdaptiveRoundsSimulation, ABudgetKeepsFalseCallsWithinTheConfidence) {
+  for (Noise noise : {Noise::normal, Noise::laplace, Noise::skewed, Noise::heavy}) {
+    std::mt19937_64 rng(21 + static_cast<int>(noise));
+    std::uniform_real_distribution<double> log_scale(std::log(0.001), std::log(0.05)), cost(0.5, 2.0);
+    constexpr int kMatrices = 100, kMatrixCells = 100;
+    constexpr double kWidth = 0.03;
+    long calls = 0, resolved = 0;
+    for (int matrix = 0; matrix < kMatrices; ++matrix) {
+      struct SimCell {
+        double scale, seconds;
+        std::vector<double> d;
+      };
+      std::vector<SimCell> cells;
+      double seconds_left = 0;
+      for (int c = 0; c < kMatrixCells; ++c) {
+        SimCell cell{std::exp(log_scale(rng)), cost(rng), {}};
+        for (int r = 0; r < kStartRounds; ++r) cell.d.push_back(draw(noise, cell.scale, rng));
+        seconds_left += 2 * kStartRounds * cell.seconds;  // a budget of twice the plan's time
+        cells.push_back(std::move(cell));
+      }
+      auto interval_of = [](const SimCell& cell) { return sign_interval(cell.d, kConfidence); };
+      auto width_of = [](const ShiftInterval& i) { return i.reached ? std::exp(i.high) - std::exp(i.low) : INFINITY; };
+      while (true) {
+        std::vector<RoundCandidate> candidates;
+        for (int c = 0; c < kMatrixCells; ++c) {
+          const double width = width_of(interval_of(cells[static_cast<std::size_t>(c)]));
+          const int rounds = static_cast<int>(cells[static_cast<std::size_t>(c)].d.size());
+          if (needs_another_round(width, rounds, {kWidth, kBudgetMaxRounds, kConfidence}))
+            candidates.push_back({c, rounds, robust_spread(cells[static_cast<std::size_t>(c)].d),
+                                  cells[static_cast<std::size_t>(c)].seconds});
+        }
+        const std::vector<int> chosen = cells_within_budget(candidates, kWidth, kConfidence, seconds_left);
+        if (chosen.empty()) break;
+        for (int c : chosen) {
+          SimCell& cell = cells[static_cast<std::size_t>(c)];
+          cell.d.push_back(draw(noise, cell.scale, rng));
+          seconds_left -= cell.seconds;
+        }
+      }
+      for (const SimCell& cell : cells) {
+        const ShiftInterval i = interval_of(cell);
+        const bool called = i.reached && (i.low > 0 || i.high < 0);
+        calls += called;
+        resolved += called || (i.reached && std::exp(i.high) - 1 <= kWidth && std::exp(i.low) - 1 >= -kWidth);
+      }
+    }
+    const double cells = kMatrices * kMatrixCells;
+    std::printf("noise %d: budget of twice the plan, width 3%%: false calls %.2f%%, resolved %.1f%%\n",
+                static_cast<int>(noise), 100 * calls / cells, 100 * resolved / cells);
+    EXPECT_LE(calls / cells, 1 - kConfidence) << "noise " << static_cast<int>(noise);
+    EXPECT_GT(resolved / cells, 0.5) << "noise " << static_cast<int>(noise);
+  }
 }
 
 // An interrupted compare that kept one side's process of a round (between the two reports of a
@@ -252,8 +389,8 @@ TEST(AdaptiveRounds, ARoundOneSideOfAPairLacksIsRunForThatSideFirst) {
   const ProcessMeasurement dropped = candidate.processes.back();
   candidate.processes.pop_back();  // as if interrupted before its report
   const std::size_t launches = launcher.requests.size();
-  run_adaptive_rounds(results, {10.0, 24, 0.95}, launcher, hooks,
-                      [](const std::vector<Job>&, std::size_t) { ADD_FAILURE() << "no cell needed a round"; });
+  run_adaptive_rounds(results, {10.0, 24, 0.95}, launcher, hooks, std::chrono::steady_clock::now(),
+                      [](const RoundAnnouncement&) { ADD_FAILURE() << "no cell needed a round"; });
   ASSERT_EQ(launcher.requests.size(), launches + 1);
   EXPECT_EQ(launcher.requests.back().cells.at(0).id, results.plan.partner[0]);
   ASSERT_EQ(candidate.processes.size(), 7u);

@@ -317,6 +317,47 @@ TEST(CompareEndToEnd, UntilIntervalAddsRoundsUpToTheCapOnlyWhereAnIntervalIsStil
   }
 }
 
+// --budget: rounds toward --detect's width (an interval that narrow is resolved: same or a
+// call) while the time allows; every file says so. (How the cells are chosen is tested on
+// fixed figures in adaptive_rounds_test.cc; the time taken is not asserted here.)
+TEST(CompareEndToEnd, ABudgetAddsRoundsTowardTheDetectWidthAndEveryFileSaysSo) {
+  testing::TempDir dir;
+  const auto out = dir.path() / "cmp";
+  const CliResult r = run_cli({"compare", "--baseline", "backend=system", "--candidate", "backend=system,label=again",
+                               "--matrix", "quick", "--workload", "allocate", "--size", "64,4096", "--align", "256",
+                               "--live", "1", "--samples", "3", "--min-batch-ms", "0.5", "--no-counts", "--no-report",
+                               "--detect", "2", "--budget", "5s", "--out", out.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.err.find("--budget 0:05: measured in "), std::string::npos) << r.err;
+  const auto results = nlohmann::json::parse(read_file(out / "results.json"));
+  const auto& adaptive = results["protocol"]["until_interval"];
+  EXPECT_EQ(adaptive["width_percent"], 2);  // --detect's
+  EXPECT_EQ(adaptive["budget_seconds"], 5);
+  EXPECT_EQ(adaptive["max_rounds"], 100);
+  EXPECT_NE(adaptive["budget_rule"].get<std::string>().find("never by the verdict"), std::string::npos);
+  const auto json = nlohmann::json::parse(read_file(out / "compare.json"));
+  EXPECT_EQ(json["until_interval"]["budget_seconds"], 5);
+  for (const auto& row : json["rows"]) {
+    EXPECT_GE(row["replicates"].get<int>(), 6);
+    EXPECT_TRUE(row["detectable_change"].is_number()) << row.dump();
+    // An interval as narrow as --detect is resolved: within it, or clear of zero.
+    const double low = row["interval"][0].get<double>(), high = row["interval"][1].get<double>();
+    if (high - low <= 0.02) {
+      EXPECT_NE(row["verdict"], "unclear") << row.dump();
+    }
+  }
+  const std::string md = read_file(out / "compare.md");
+  EXPECT_NE(md.find("(--budget 0:05: 6 rounds, then one more for the cells whose interval was wider than 2%"),
+            std::string::npos) << md;
+  // A file claiming a budget beyond a week is refused by the reader.
+  auto edited = results;
+  edited["protocol"]["until_interval"]["budget_seconds"] = 1e9;
+  std::ofstream(out / "results.json") << edited.dump();
+  const CliResult report = run_cli({"report", out.string()});
+  EXPECT_EQ(report.exit_code, 2);
+  EXPECT_NE(report.err.find("budget_seconds"), std::string::npos) << report.err;
+}
+
 TEST(RunEndToEnd, UntilIntervalGivesEveryCellAProcessOfItsOwnAndRoundsUpToTheCap) {
   testing::TempDir dir;
   const auto out = dir.path() / "run";

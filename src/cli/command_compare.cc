@@ -17,6 +17,7 @@
 #include "src/run/progress.h"
 #include "src/run/worker_registry.h"
 #include "src/run/execute.h"
+#include "src/util/text.h"
 
 namespace abench {
 
@@ -44,24 +45,27 @@ CLI::App* register_compare_command(CLI::App& app, CompareOptions& o) {
 
 int compare_command(const CompareOptions& o, const std::vector<std::string>& command_line) {
   const auto built = built_backends();
-  Matrix matrix = load_measure_matrix(o.measure, built);
-  use_paired_protocol(matrix.protocol, o.measure, o.confidence);
+  MeasureOptions measure = o.measure;
+  // A budget aims at --detect's width: an interval that narrow is within ±detect or clear of 0.
+  if (measure.budget_s && !measure.until_interval_percent) measure.until_interval_percent = o.detect_percent;
+  Matrix matrix = load_measure_matrix(measure, built);
+  use_paired_protocol(matrix.protocol, measure, o.confidence);
   const auto baselines = expand_variant_spec(parse_variant_spec(o.baseline, "--baseline", built), matrix);
   const auto candidates = expand_variant_spec(parse_variant_spec(o.candidate, "--candidate", built), matrix);
   if (baselines.size() != candidates.size())
     throw UsageError(fmt::format("--baseline stands for {} variants and --candidate for {}: name the "
                                  "backend and policy on both sides or on neither", baselines.size(),
                                  candidates.size()));
-  Plan plan = shard_if_asked(make_compare_plan(matrix, baselines, candidates, matrix.protocol.seed), matrix, o.measure);
-  check_resumed_command_trusted(o.measure, plan.variants);  // before the start-up check runs any of it
+  Plan plan = shard_if_asked(make_compare_plan(matrix, baselines, candidates, matrix.protocol.seed), matrix, measure);
+  check_resumed_command_trusted(measure, plan.variants);  // before the start-up check runs any of it
   ProcessLauncher launcher;
   preflight_variants(plan.variants, matrix.protocol.counts, launcher);
-  const bool resume = !o.measure.resume.empty();
+  const bool resume = !measure.resume.empty();
   const auto dir = prepare_output_dir(o.out, "compare-" + matrix.name, resume);
 
   const auto start = std::chrono::steady_clock::now();
   const RunResults results = execute_plan(std::move(plan), matrix, dir, command_line, resume);
-  write_formats(dir, results, o.measure.formats);
+  write_formats(dir, results, measure.formats);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   VerdictSettings settings;
@@ -80,10 +84,10 @@ int compare_command(const CompareOptions& o, const std::vector<std::string>& com
   fmt::print("{} cells a side, {} failed; {} processes a side; wall time {}\n", t.cells / 2, t.failed,
              results.protocol.processes, format_duration(wall));
   fmt::print("results: {}/compare.md, compare.csv, compare.json, results.json, results.csv\n", dir.string());
-  if (!o.measure.no_report && !o.gate) write_report_or_warn(dir);  // with --gate, after gate.json
+  if (!measure.no_report && !o.gate) write_report_or_warn(dir);  // with --gate, after gate.json
   if (o.gate)
     return report_gate(gate_compare(results, matrix, dir, o.gate_rules, settings, !o.no_confirm, command_line), dir,
-                       !o.measure.no_report);
+                       !measure.no_report);
   return t.failed ? kExitMeasurementFailed : kExitOk;
 }
 

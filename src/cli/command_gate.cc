@@ -215,6 +215,8 @@ int gate_command(const GateCommandOptions& o, const std::vector<std::string>& co
 
   refuse_other_architecture(before, baseline_path, collect_conditions().value("architecture", ""), "this machine");
   MeasureOptions measure = o.measure;
+  // A budget aims at the threshold's width: an interval that narrow either passes or is called.
+  if (measure.budget_s && !measure.until_interval_percent) measure.until_interval_percent = rules.threshold * 100;
   Matrix matrix;
   if (measure.matrix.empty()) {
     matrix = matrix_of_results(before.matrix, measure, built_backends());

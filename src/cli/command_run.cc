@@ -13,6 +13,7 @@
 #include "src/results/results_writers.h"
 #include "src/run/worker_registry.h"
 #include "src/run/execute.h"
+#include "src/util/text.h"
 
 namespace abench {
 

@@ -36,6 +36,9 @@ struct MeasureOptions {
   std::optional<int> cpu;
   std::optional<double> until_interval_percent;  // adaptive rounds (src/run/adaptive_rounds.h)
   std::optional<int> max_rounds;
+  // --budget (seconds): adaptive rounds within this time, toward --until-interval's width
+  // (a compare's default: --detect's, the width at which every interval is resolved).
+  std::optional<double> budget_s;
   std::optional<std::string> order;
   std::optional<std::uint64_t> seed;
   bool fresh_process_per_cell = false;

@@ -118,9 +118,9 @@ void apply_overrides(Matrix& m, const MeasureOptions& o, const std::vector<std::
   if (o.measure && !measure_named(*o.measure, p.measure))
     throw UsageError(fmt::format("option --measure: unknown measure '{}' (allowed: {})", *o.measure, measure_names()));
   // Before the checks of what this machine can measure: the combination is wrong anywhere.
-  if (o.until_interval_percent && p.measure == Measure::instructions)
-    throw UsageError("option --until-interval: --measure instructions repeats its counts exactly, so more rounds "
-                     "narrow nothing; leave --until-interval out");
+  if ((o.until_interval_percent || o.budget_s) && p.measure == Measure::instructions)
+    throw UsageError(fmt::format("option {}: --measure instructions repeats its counts exactly, so more rounds "
+                                 "narrow nothing; leave it out", o.budget_s ? "--budget" : "--until-interval"));
   // Perf counters that cannot be opened here are an error before anything runs, never a
   // run of made-up or empty figures.
   if (is_perf(p.measure))
@@ -147,10 +147,15 @@ void apply_overrides(Matrix& m, const MeasureOptions& o, const std::vector<std::
   }
   if (o.seed) p.seed = *o.seed;
   if (o.max_rounds && !o.until_interval_percent)
-    throw UsageError("option --max-rounds: it caps --until-interval's rounds; give --until-interval too");
+    throw UsageError("option --max-rounds: it caps --until-interval's (or --budget's) rounds; give --until-interval "
+                     "or --budget too");
+  if (o.budget_s && !o.until_interval_percent)
+    throw UsageError("option --budget: it bounds the rounds added toward an interval's width; give --until-interval "
+                     "PCT too (compare aims at --detect's)");
   if (o.until_interval_percent) {
     p.until_interval = *o.until_interval_percent / 100;
-    p.max_rounds = o.max_rounds.value_or(std::max(kDefaultMaxRounds, p.processes));
+    p.budget_s = o.budget_s.value_or(0);
+    p.max_rounds = o.max_rounds.value_or(std::max(o.budget_s ? kBudgetMaxRounds : kDefaultMaxRounds, p.processes));
     if (p.max_rounds < p.processes)
       throw UsageError(fmt::format("option --max-rounds: {} is below the {} rounds every cell gets first (--processes); "
                                    "allowed: {} to 1000", p.max_rounds, p.processes, p.processes));
@@ -251,6 +256,19 @@ void add_measure_options(CLI::App& cmd, MeasureOptions& o) {
   cmd.add_option("--max-rounds", o.max_rounds,
                  fmt::format("With --until-interval: the most rounds a cell gets (default {})", kDefaultMaxRounds))
       ->check(CLI::Range(1, 1000));
+  cmd.add_option_function<std::string>(
+         "--budget",
+         [&o](const std::string& text) {
+           const std::optional<double> seconds = parse_duration(text);
+           if (!seconds || *seconds < 1 || *seconds > kMaxBudgetSeconds)
+             throw CLI::ValidationError("--budget", fmt::format("'{}' is not a duration from 1s to 168h (allowed: a "
+                                                                "number with s, m or h: 90s, 10m, 1.5h)", text));
+           o.budget_s = *seconds;
+         },
+         "DURATION (90s, 10m, 1h): measure within this time; after --processes rounds, the cells whose interval is "
+         "still wider than the target (compare: --detect, which resolves every cell; otherwise --until-interval) get "
+         "rounds, those cheapest to narrow first, while the time left allows (docs/statistics.md)")
+      ->type_name("DURATION");
 }
 
 void add_resume_option(CLI::App& cmd) {

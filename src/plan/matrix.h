@@ -39,6 +39,9 @@ struct RunProtocol {
   double until_interval = 0;
   int max_rounds = 0;
   double interval_confidence = 0.95;
+  // --budget: seconds the measurement may take; adaptive rounds go only to the cells
+  // expected to narrow to until_interval in the time left (0: no budget).
+  double budget_s = 0;
 };
 
 struct Matrix {

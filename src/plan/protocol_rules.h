@@ -7,9 +7,17 @@ namespace abench {
 
 // Adaptive rounds (src/run/adaptive_rounds.h).
 inline constexpr int kDefaultMaxRounds = 24;
+// With --budget the time, not a count, bounds the rounds: the cap is only a backstop.
+inline constexpr int kBudgetMaxRounds = 100;
+inline constexpr double kMaxBudgetSeconds = 7 * 24 * 3600;
 inline constexpr const char* kAdaptiveRoundsRule =
     "after the plan's rounds, one more round at a time for each cell whose interval at the confidence is wider than "
     "width_percent (high - low, in percent of the figure, or percentage points of the change), or cannot reach "
     "the confidence yet, until it has max_rounds rounds; stopped on width, never on the verdict";
+inline constexpr const char* kBudgetRule =
+    "with a budget: before each added round, the cells still too wide are ordered by the seconds they are expected "
+    "to need to reach width_percent (rounds still needed, from the width narrowing as 1/sqrt(rounds), times a "
+    "round's measured seconds), and the next round goes to as many of the cheapest as the budget's time left can "
+    "take there; chosen by width and cost, never by the verdict";
 
 }  // namespace abench

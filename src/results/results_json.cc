@@ -44,6 +44,10 @@ nlohmann::json protocol_json(const RunProtocol& p) {
                            {"max_rounds", p.max_rounds},
                            {"confidence", p.interval_confidence},
                            {"rule", kAdaptiveRoundsRule}};
+  if (p.until_interval > 0 && p.budget_s > 0) {
+    j["until_interval"]["budget_seconds"] = p.budget_s;
+    j["until_interval"]["budget_rule"] = kBudgetRule;
+  }
   if (p.measure == Measure::instructions)
     j["instructions_mode"] = {{"tool", "valgrind --tool=callgrind --collect-atstart=no --cache-sim=yes"},
                               {"operations_per_cell", kInstructionModeOperations},

@@ -48,6 +48,7 @@ Matrix matrix_as_stored(const nlohmann::json& results, const std::vector<std::st
       r.until_interval = adaptive.at("width_percent").get<double>() / 100;
       r.max_rounds = adaptive.at("max_rounds").get<int>();
       r.interval_confidence = adaptive.at("confidence").get<double>();
+      r.budget_s = adaptive.value("budget_seconds", 0.0);  // none before --budget
     }
   } catch (const nlohmann::json::exception& e) {
     throw UsageError(std::string("malformed results: its matrix or protocol: ") + e.what());

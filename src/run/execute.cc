@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <random>
 
@@ -23,6 +24,7 @@
 #include "src/util/interrupt.h"
 #include "src/util/json_file.h"
 #include "src/util/timestamp.h"
+#include "src/util/text.h"
 
 namespace abench {
 namespace {
@@ -39,6 +41,7 @@ std::string find_valgrind() {
 
 RunResults execute_plan(Plan plan, const Matrix& matrix, const std::filesystem::path& dir,
                         const std::vector<std::string>& command_line, bool resume) {
+  const auto started = std::chrono::steady_clock::now();  // what --budget counts from
   RunResults results;
   results.plan = std::move(plan);
   results.matrix = matrix;
@@ -74,6 +77,12 @@ RunResults execute_plan(Plan plan, const Matrix& matrix, const std::filesystem::
                                                 : std::vector<int>{};
   results.conditions["start_ahead_cpus"] = start_ahead_cpus;
   for (const auto& w : results.conditions["warnings"]) fmt::print(stderr, "warning: {}\n", w.get<std::string>());
+  if (protocol.budget_s > 0)
+    if (const double planned = cumulative_expected_seconds(results.plan, results.plan.jobs, protocol).back();
+        planned > protocol.budget_s)
+      fmt::print(stderr, "warning: --budget {}: the plan's {} rounds are expected to take about {} alone, so no round "
+                 "will be added (fewer --samples or a shorter --min-batch-ms make a round cheaper)\n",
+                 format_duration(protocol.budget_s), protocol.processes, format_duration(planned));
   if (const auto& shard = results.plan.shard)
     fmt::print(stderr, "shard {}/{}: {} of the plan's {} cells, expected {:.0f} s of {:.0f} s\n", shard->index,
                shard->count, shard->plan_ids.size(), shard->plan_cells, shard->expected_s, shard->plan_expected_s);
@@ -118,13 +127,41 @@ RunResults execute_plan(Plan plan, const Matrix& matrix, const std::filesystem::
     run_plan(results, launcher, hooks);
   }
   if (const RunProtocol& p = results.protocol; p.until_interval > 0) {
-    const IntervalTarget target{p.until_interval, p.max_rounds, p.interval_confidence};
-    run_adaptive_rounds(results, target, launcher, hooks, [&](const std::vector<Job>& jobs, std::size_t cells) {
-      progress.finish();
-      fmt::print(stderr, "round {}: {} cell{} still wider than {:g}%\n", jobs.front().round + 1, cells,
-                 cells == 1 ? "" : "s", p.until_interval * 100);
-      progress.expect(cumulative_expected_seconds(results.plan, jobs, results.protocol));
+    const IntervalTarget target{p.until_interval, p.max_rounds, p.interval_confidence, p.budget_s};
+    const std::size_t judged = results.plan.partner.empty() ? results.cells.size() : results.cells.size() / 2;
+    std::size_t last_unresolved = judged + 1;
+    int added = 0;
+    run_adaptive_rounds(results, target, launcher, hooks, started, [&](const RoundAnnouncement& round) {
+      ++added;
+      if (round.seconds_left < 0) {
+        progress.finish();
+        fmt::print(stderr, "round {}: {} cell{} still wider than {:g}%\n", round.jobs.front().round + 1, round.cells,
+                   round.cells == 1 ? "" : "s", p.until_interval * 100);
+      } else {
+        // Cells stand at different rounds under a budget: the rounds added are counted instead.
+        // A budget's rounds can be many: a line when the count of wide cells changes, the
+        // progress line in between.
+        const std::string status = fmt::format("{} of {} cells still wider than {:g}%, {} of the budget left",
+                                               round.unresolved, judged, p.until_interval * 100,
+                                               format_duration(round.seconds_left));
+        if (round.unresolved != last_unresolved) {
+          progress.finish();
+          fmt::print(stderr, "added round {}: {} (this round: {} cell{})\n", added, status, round.cells,
+                     round.cells == 1 ? "" : "s");
+          last_unresolved = round.unresolved;
+        }
+        progress.note(fmt::format("added round {}: {}", added, status));
+      }
+      progress.expect(cumulative_expected_seconds(results.plan, round.jobs, results.protocol));
     });
+    if (p.budget_s > 0 && interrupt_signal() == 0) {
+      progress.finish();
+      const std::size_t wide = cells_left_wide(results, target);
+      fmt::print(stderr, "--budget {}: measured in {}; {} cell{} still wider than {:g}%{}\n", format_duration(p.budget_s),
+                 format_duration(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()),
+                 wide, wide == 1 ? "" : "s", p.until_interval * 100,
+                 wide ? " (not expected to narrow in the time left, or at --max-rounds)" : "");
+    }
   }
   progress.finish();
   results.interrupted_by = interrupt_signal();

@@ -1,4 +1,5 @@
 #include "src/run/progress.h"
+#include "src/util/text.h"
 
 #include <unistd.h>
 
@@ -10,12 +11,6 @@ namespace abench {
 
 bool stderr_is_terminal() { return isatty(STDERR_FILENO) == 1; }
 
-std::string format_duration(double seconds) {
-  const long s = static_cast<long>(seconds + 0.5);
-  if (s >= 3600) return fmt::format("{}:{:02}:{:02}", s / 3600, (s / 60) % 60, s % 60);
-  return fmt::format("{}:{:02}", s / 60, s % 60);
-}
-
 ProgressLine::ProgressLine(bool enabled) : enabled_(enabled), start_(std::chrono::steady_clock::now()), phase_start_(start_) {}
 
 void ProgressLine::update(std::size_t done, std::size_t total, const std::string& current) {
@@ -24,8 +19,9 @@ void ProgressLine::update(std::size_t done, std::size_t total, const std::string
   const double elapsed = std::chrono::duration<double>(now - start_).count();
   const double in_phase = std::chrono::duration<double>(now - phase_start_).count();
   const std::string left = done == 0 ? "?" : format_duration(seconds_left(done, total, in_phase));
-  std::string line = fmt::format("[{}/{}] {} | {} elapsed, ~{} left", done, total, current,
-                                 format_duration(elapsed), left);
+  std::string line = note_.empty() ? fmt::format("[{}/{}] {} | {} elapsed, ~{} left", done, total, current,
+                                                 format_duration(elapsed), left)
+                                   : fmt::format("{} | {} elapsed | {}", current, format_duration(elapsed), note_);
   if (line.size() > 110) line = line.substr(0, 110);
   std::fprintf(stderr, "\r\033[K%s", line.c_str());
   std::fflush(stderr);

@@ -23,6 +23,8 @@ class ProgressLine {
     phase_start_ = std::chrono::steady_clock::now();
   }
   void update(std::size_t done, std::size_t total, const std::string& current);
+  // Said at the end of the line from now on (a budget's cells resolved and time left).
+  void note(std::string text) { note_ = std::move(text); }
   // The estimate update() shows: seconds left after `done` of `total` in `elapsed` s.
   double seconds_left(std::size_t done, std::size_t total, double elapsed) const;
   void finish();
@@ -32,9 +34,9 @@ class ProgressLine {
   bool drawn_ = false;
   std::chrono::steady_clock::time_point start_, phase_start_;
   std::vector<double> cumulative_;
+  std::string note_;
 };
 
 bool stderr_is_terminal();
-std::string format_duration(double seconds);  // "1:05", "1:02:03"
 
 }  // namespace abench

@@ -9,6 +9,11 @@ namespace abench {
 double median(std::vector<double> values);
 double minimum(const std::vector<double>& values);
 double maximum(const std::vector<double>& values);
+// 1.4826 x the median absolute deviation: the standard deviation of normal data, and
+// unmoved by an outlier or two. 0 for fewer than two values.
+double robust_spread(const std::vector<double>& values);
+// The standard normal quantile: normal_quantile(0.975) = 1.95996... Precondition: 0 < p < 1.
+double normal_quantile(double p);
 
 // One side of a cell: the samples of each of its processes.
 using ProcessSamples = std::vector<std::vector<double>>;

@@ -1,5 +1,7 @@
 #include "src/util/text.h"
 
+#include <charconv>
+#include <cmath>
 #include <fmt/format.h>
 
 namespace abench {
@@ -84,6 +86,24 @@ std::string markdown_text(std::string_view text) {
     }
   }
   return out;
+}
+
+std::string format_duration(double seconds) {
+  const long s = static_cast<long>(seconds + 0.5);
+  if (s >= 3600) return fmt::format("{}:{:02}:{:02}", s / 3600, (s / 60) % 60, s % 60);
+  return fmt::format("{}:{:02}", s / 60, s % 60);
+}
+
+std::optional<double> parse_duration(std::string_view text) {
+  if (text.size() < 2 || text.size() > 20) return std::nullopt;
+  const char unit = text.back();
+  const double scale = unit == 's' ? 1 : unit == 'm' ? 60 : unit == 'h' ? 3600 : 0;
+  const std::string_view number = text.substr(0, text.size() - 1);
+  if (scale == 0 || number.find_first_not_of("0123456789.") != std::string_view::npos) return std::nullopt;
+  double value = 0;
+  const auto [end, error] = std::from_chars(number.data(), number.data() + number.size(), value);
+  if (error != std::errc() || end != number.data() + number.size() || !std::isfinite(value)) return std::nullopt;
+  return value * scale;
 }
 
 }  // namespace abench

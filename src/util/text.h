@@ -2,6 +2,7 @@
 // message or a JSON string: JSON must be valid UTF-8, a terminal must not get control codes.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,5 +25,11 @@ std::string markdown_text(std::string_view text);
 
 // "a,,b" as {"a", "", "b"}: empty items kept, so a caller can refuse them.
 std::vector<std::string> split_on_commas(std::string_view text);
+
+// Seconds as a clock shows them: "1:05", "1:02:03".
+std::string format_duration(double seconds);
+
+// "90s", "10m", "1.5h" in seconds; nullopt for anything else (no unit, a sign, text after).
+std::optional<double> parse_duration(std::string_view text);
 
 }  // namespace abench

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "src/stats/rank_intervals.h"
+#include "src/stats/statistics.h"
 
 namespace abench {
 namespace {
@@ -92,6 +93,7 @@ Judgement judge_change(const CellSides& sides, double confidence, double bar, do
   std::vector<double> d;
   j.paired = differences_by_round(sides, before, after, d);
   j.replicates = j.paired ? static_cast<int>(d.size()) : static_cast<int>(std::min(before.size(), after.size()));
+  if (j.paired) j.spread = robust_spread(d);
   const ShiftInterval shift = j.paired ? sign_interval(d, confidence) : rank_sum_interval(before, after, confidence);
   j.change = std::expm1(shift.estimate);
   if (sides.exact_metric) {

@@ -53,6 +53,9 @@ struct Judgement {
   // size, with the noise the interval shows around it, would move the interval off 0 (the
   // larger of the two sides; never below the bar). 0 when undecided.
   double detectable = 0;
+  // How widely the round log ratios spread (robust_spread; 0 unpaired): how fast more
+  // rounds would narrow the interval (src/run/adaptive_rounds.h).
+  double spread = 0;
   // The chance of a slower/faster call on this cell were nothing changed (at most).
   double false_call_rate() const { return call == Call::undecided ? 0 : 1 - coverage; }
 };

@@ -110,6 +110,7 @@ Comparison compare_results(const RunResults& results, const VerdictSettings& set
   c.processes = results.protocol.processes;
   c.until_interval = results.protocol.until_interval;
   c.max_rounds = results.protocol.max_rounds;
+  c.budget_s = results.protocol.budget_s;
   const Plan& plan = results.plan;
   for (std::size_t v = 0; v + 1 < plan.variants.size(); v += 2) {
     c.baseline_labels.push_back(plan.variants[v].label());

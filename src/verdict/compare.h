@@ -51,6 +51,7 @@ struct Comparison {
   int processes = 0;  // rounds every cell had; with adaptive rounds, the first of them
   double until_interval = 0;  // adaptive rounds' target width (a fraction), 0 without
   int max_rounds = 0;
+  double budget_s = 0;  // --budget (seconds), 0 without
   std::vector<std::string> baseline_labels, candidate_labels;  // one per pair
   // What each side's workers said serves malloc: version and file ("" if none started).
   std::vector<std::string> baseline_allocators, candidate_allocators;

@@ -1,5 +1,7 @@
 #include "src/verdict/compare_file.h"
 
+#include "src/plan/protocol_rules.h"
+
 #include <algorithm>
 #include <cmath>
 #include <tuple>
@@ -7,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "src/plan/matrix.h"
+#include "src/plan/protocol_rules.h"
 #include "src/util/errors.h"
 #include "src/util/json_field.h"
 #include "src/util/json_file.h"
@@ -73,7 +76,10 @@ nlohmann::json comparison_json(const Comparison& c) {
                       {"detect", c.settings.detect}}},
           {"processes_per_side", c.processes},
           {"until_interval", c.until_interval > 0 ? nlohmann::json{{"width_percent", c.until_interval * 100},
-                                                                   {"max_rounds", c.max_rounds}}
+                                                                   {"max_rounds", c.max_rounds},
+                                                                   {"budget_seconds", c.budget_s > 0
+                                                                                          ? nlohmann::json(c.budget_s)
+                                                                                          : nlohmann::json(nullptr)}}
                                                   : nlohmann::json(nullptr)},
           {"judged", t.judged},
           {"undecided", t.undecided},
@@ -247,6 +253,11 @@ Comparison comparison_from_json(const nlohmann::json& j, const std::string& path
     c.until_interval = finite(adaptive.at("width_percent")) / 100;
     if (!(c.until_interval > 0 && c.until_interval <= 1)) adaptive.at("width_percent").fail("must lie from 0.01 to 100");
     c.max_rounds = adaptive.at("max_rounds").whole<int>(c.processes, 1000);
+    if (adaptive.has("budget_seconds")) {
+      c.budget_s = finite(adaptive.at("budget_seconds"));
+      if (!(c.budget_s >= 1 && c.budget_s <= kMaxBudgetSeconds))
+        adaptive.at("budget_seconds").fail(fmt::format("must be a number of seconds from 1 to {:g}", kMaxBudgetSeconds));
+    }
   }
   c.baseline_labels = root.at("baselines").texts();
   c.candidate_labels = root.at("candidates").texts();

@@ -59,6 +59,11 @@ std::string rounds_text(const Comparison& c) {
       least = least == 0 ? row.judgement->replicates : std::min(least, row.judgement->replicates);
       most = std::max(most, row.judgement->replicates);
     }
+  if (c.budget_s > 0)
+    return fmt::format("{} to {} rounds a cell, one pair of processes a round (--budget {}: {} rounds, then one "
+                       "more for the cells whose interval was wider than {:g}% and expected to narrow to it in the "
+                       "time left, cheapest first, at most {}; the interval column says \"in N\" rounds)",
+                       least, most, format_duration(c.budget_s), c.processes, c.until_interval * 100, c.max_rounds);
   return fmt::format("{} to {} rounds a cell, one pair of processes a round (--until-interval {:g}%: {} rounds, then "
                      "one more while a cell's interval was wider than {:g}%, at most {}; the interval column says "
                      "\"in N\" rounds)",
