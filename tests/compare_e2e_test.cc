@@ -358,6 +358,23 @@ TEST(CompareEndToEnd, ABudgetAddsRoundsTowardTheDetectWidthAndEveryFileSaysSo) {
   EXPECT_NE(report.err.find("budget_seconds"), std::string::npos) << report.err;
 }
 
+// Under a budget a compare's processes are cheaper unless the command line says otherwise.
+TEST(CompareEndToEnd, ABudgetTakesCheaperProcessesUnlessTold) {
+  testing::TempDir dir;
+  for (const bool told : {false, true}) {
+    const auto out = dir.path() / (told ? "told" : "default");
+    std::vector<std::string> args{"compare", "--baseline", "backend=system", "--candidate", "backend=system,label=again",
+                                  "--matrix", "quick", "--workload", "allocate", "--size", "64", "--align", "256",
+                                  "--live", "1", "--no-counts", "--no-report", "--budget", "1s", "--out", out.string()};
+    if (told) args.insert(args.end(), {"--samples", "3", "--min-batch-ms", "0.5"});
+    const CliResult r = run_cli(args);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto protocol = nlohmann::json::parse(read_file(out / "results.json"))["protocol"];
+    EXPECT_EQ(protocol["samples"], told ? 3 : 5);
+    EXPECT_EQ(protocol["min_batch_ms"], told ? 0.5 : 10.0);
+  }
+}
+
 TEST(RunEndToEnd, UntilIntervalGivesEveryCellAProcessOfItsOwnAndRoundsUpToTheCap) {
   testing::TempDir dir;
   const auto out = dir.path() / "run";

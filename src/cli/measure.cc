@@ -21,6 +21,7 @@
 #include "src/run/orchestrator.h"
 #include "src/plan/cost.h"
 #include "src/plan/protocol_fields.h"
+#include "src/plan/protocol_rules.h"
 #include "src/plan/shard.h"
 #include "src/run/process_launcher.h"
 #include "src/run/progress.h"
@@ -364,6 +365,10 @@ Plan shard_if_asked(Plan plan, const Matrix& matrix, const MeasureOptions& optio
 void use_paired_protocol(RunProtocol& protocol, const MeasureOptions& options, double confidence) {
   if (protocol.measure == Measure::instructions) return;
   if (!options.protocol.contains("processes")) protocol.processes = std::max(protocol.processes, rounds_needed(confidence));
+  if (protocol.budget_s > 0 && protocol.measure == Measure::time) {
+    if (!options.protocol.contains("samples")) protocol.samples = kBudgetSamples;
+    if (!options.protocol.contains("min_batch_ms")) protocol.min_batch_ms = kBudgetMinBatchMs;
+  }
   const std::string interleave = options.interleave.value_or("batch");
   if (interleave == "process" && protocol.until_interval > 0)
     throw UsageError("option --until-interval: rounds are added cell by cell, each a process of its own; "

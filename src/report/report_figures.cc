@@ -262,8 +262,11 @@ std::vector<Figure> draw_bytes(const ReportModel& model) {
 
 }  // namespace
 
-std::string_view verdict_colour(std::string_view verdict) {
-  // None of them a variant's colour: a screenshot tells verdicts from variants.
+std::string_view verdict_colour(std::string_view named) {
+  // None of them a variant's colour: a screenshot tells verdicts from variants. A gate names
+  // the outcomes that do not pass in capitals (UNDECIDED, UNCLEAR, FAILED).
+  std::string verdict(named);
+  std::transform(verdict.begin(), verdict.end(), verdict.begin(), [](unsigned char c) { return std::tolower(c); });
   if (verdict == "slower" || verdict == "regression") return "#B2182B";
   if (verdict == "faster" || verdict == "improvement") return "#1A9850";
   if (verdict == "undecided") return "#E08214";
