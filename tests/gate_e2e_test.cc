@@ -303,7 +303,7 @@ TEST(GateBaselineEndToEnd, AReallySlowerCandidateFailsAndTheSecondRunConfirmsIt)
   EXPECT_NE(verdict["notes"][1].get<std::string>().find("1 regression confirmed, 0 cleared"), std::string::npos)
       << verdict["notes"][1];
   const auto second = nlohmann::json::parse(read_file(dir.path() / "g" / "confirm" / "results.json"));
-  EXPECT_EQ(second["cells"][1]["processes"].size(), 6u);
+  EXPECT_GE(second["cells"][1]["processes"].size(), 6u);  // rounds toward the threshold's width, as the first run
 }
 
 }  // namespace
@@ -383,7 +383,7 @@ namespace {
 // stored workers measured again beside the built ones, 6 processes a side, paired by round.
 // It must pass. The instruction-count A/A is
 // InstructionsEndToEnd.CountsAreIdenticalAcrossRunsAndTheGatePassesThem.
-TEST(CiGate, AnUnchangedBuildPassesItsOwnGate) {
+TEST(CiGate, AnUnchangedBuildIsNeverCalledARegressionByItsOwnGate) {
   // What it asserts is how a CPU's noise meets the gate's rule; an emulator's noise (code
   // translated on the fly, with other tests running beside it) is not that.
   ABENCH_SKIP_UNDER_EMULATION("the unchanged-build gate is a claim about a CPU's timing noise");
@@ -399,16 +399,25 @@ TEST(CiGate, AnUnchangedBuildPassesItsOwnGate) {
   ASSERT_EQ(calibrate.exit_code, 0) << calibrate.err;
   const testing::CliResult gate = testing::run_cli({"gate", "--baseline", name, "--out", (dir.path() / "g").string()});
   std::filesystem::remove_all(stored);
-  EXPECT_EQ(gate.exit_code, 0) << gate.out;
   EXPECT_NE(gate.out.find("regressions: 0"), std::string::npos) << gate.out;
   const auto verdict = nlohmann::json::parse(testing::read_file(dir.path() / "g" / "gate.json"));
   EXPECT_EQ(verdict["cells"].size(), 12u);  // 3 backends x 2 workloads x 2 sizes
-  // The gate's promise is no regression on an unchanged build; a chance "improvement" (an
-  // interval below -threshold) passes too, and with 12 cells at 1 - 2/64 coverage it is no
-  // rare event on a loaded machine, so it is not what this test asserts.
+  EXPECT_EQ(verdict["regressions"], 0);
+  EXPECT_EQ(verdict["failed"], 0);
+  EXPECT_EQ(verdict["undecided"], 0);
+  // The gate's promise is no regression on an unchanged build. A chance "improvement" passes
+  // too (with 12 cells at 1 - 2/64 coverage no rare event on a loaded machine). A cell whose
+  // interval still reaches past its threshold after the rounds toward it is UNCLEAR and the
+  // gate exits 3 rather than vouch for it: on this VM's noise 0 and 2 of these 12 cells in two
+  // runs (docs/ci.md), so either exit is this build's honest answer; a regression never is.
+  EXPECT_EQ(gate.exit_code, verdict["unclear"].get<int>() > 0 ? 3 : 0) << gate.out;
   for (const auto& cell : verdict["cells"]) {
-    EXPECT_TRUE(cell["pass"].get<bool>()) << cell.dump();
-    EXPECT_NE(cell["result"], "regression") << cell.dump();
+    const std::string result = cell["result"].get<std::string>();
+    EXPECT_TRUE(result == "pass" || result == "improvement" || result == "UNCLEAR") << cell.dump();
+    if (result == "UNCLEAR") {
+      EXPECT_GT(cell["interval"][1].get<double>(), cell["applied_threshold"].get<double>()) << cell.dump();
+      EXPECT_EQ(cell["call"], "unclear") << cell.dump();
+    }
   }
 }
 

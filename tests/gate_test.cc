@@ -68,6 +68,56 @@ TEST(Gate, RegressionBeyondThresholdFailsUnchangedAndSmallChangesPass) {
   EXPECT_NE(gate_summary_lines(v).find("regressions: 1\nimprovements: 1\nunchanged: 2\n"), std::string::npos);
 }
 
+// A cell not called whose interval reaches past the threshold on the slower side could hide
+// the regression the gate is for: UNCLEAR, exit 3, unless --allow-unclear. One whose interval
+// reaches past it only on the faster side hides at most an improvement: it passes.
+TEST(Gate, ACellThatCouldHideARegressionIsUnclearUnlessAllowed) {
+  auto processes_at = [](std::vector<double> medians) {
+    ProcessSamples out;
+    for (double m : medians) out.push_back(std::vector<double>(5, m));
+    return out;
+  };
+  CellPair hides_slower = pair("system/exact/append/64/1:256/1", 100, 100);
+  hides_slower.before = processes_at({100, 100, 100, 100, 100});
+  hides_slower.after = processes_at({98, 100, 110, 120, 130});
+  CellPair hides_faster = pair("system/exact/grow/64/1:256/1", 100, 100);
+  hides_faster.before = processes_at({100, 100, 100, 100, 100});
+  hides_faster.after = processes_at({70, 80, 90, 100, 102});
+  const std::vector<CellPair> pairs{hides_slower, hides_faster, pair("system/exact/allocate/64/1:256/1", 100, 100)};
+  GateVerdict v = evaluate_gate(pairs, GateRules{}, {}, VerdictSettings{});
+  ASSERT_EQ(v.cells.size(), 3u);
+  ASSERT_TRUE(v.cells[0].judgement && v.cells[1].judgement);
+  EXPECT_EQ(v.cells[0].judgement->call, Call::unclear);
+  EXPECT_GT(v.cells[0].judgement->high, 0.05);
+  EXPECT_EQ(v.cells[0].outcome, GateOutcome::unclear);
+  EXPECT_NE(v.cells[0].problem.find("a regression up to +30.0% could hide in the interval (threshold 5.0%)"),
+            std::string::npos) << v.cells[0].problem;
+  EXPECT_EQ(v.cells[1].judgement->call, Call::unclear);
+  EXPECT_LT(v.cells[1].judgement->low, -0.05);
+  EXPECT_EQ(v.cells[1].outcome, GateOutcome::pass);
+  EXPECT_EQ(v.cells[2].outcome, GateOutcome::pass);
+  EXPECT_EQ(v.unclear, 1);
+  EXPECT_EQ(v.exit_code(), 3);
+  EXPECT_NE(gate_markdown(v).find("### abench gate: unclear"), std::string::npos) << gate_markdown(v);
+  EXPECT_NE(gate_markdown(v).find("UNCLEAR: a regression up to"), std::string::npos);
+  // Read back from gate.json: the same outcome and exit code.
+  const GateVerdict read = gate_verdict_from_json(gate_json(v), "gate.json");
+  EXPECT_EQ(read.unclear, 1);
+  EXPECT_EQ(read.exit_code(), 3);
+
+  GateRules allowing;
+  allowing.allow_unclear = true;
+  v = evaluate_gate(pairs, allowing, {}, VerdictSettings{});
+  EXPECT_EQ(v.cells[0].outcome, GateOutcome::pass);
+  EXPECT_EQ(v.unclear, 0);
+  EXPECT_EQ(v.unclear_allowed, 1);
+  EXPECT_EQ(v.exit_code(), 0);
+  EXPECT_NE(gate_summary_lines(v).find("unchanged: 3 (1 of them unclear, passed by --allow-unclear)"), std::string::npos)
+      << gate_summary_lines(v);
+  EXPECT_NE(gate_markdown(v).find("pass (unclear, allowed): a regression up to"), std::string::npos);
+  EXPECT_TRUE(gate_json(v)["allow_unclear"].get<bool>());
+}
+
 TEST(Gate, ThresholdsPerWorkloadPerCellAndTheNoiseFloor) {
   GateRules rules;
   rules.workload_thresholds["append"] = 0.15;

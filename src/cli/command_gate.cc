@@ -33,11 +33,15 @@ void add_gate_rule_options(CLI::App& cmd, GateOptions& o) {
   cmd.add_option("--threshold", o.threshold_percent, "Global threshold in percent (default 5; instructions 0.5)")
       ->check(CLI::Range(0.0, 1000.0));
   cmd.add_option("--noise", o.noise, "Noise floors from abench calibrate: a stored NAME or a noise.json path");
+  cmd.add_flag("--allow-unclear", o.allow_unclear,
+               "Pass a cell that was not called although its interval reaches past the threshold on the slower side "
+               "(by default such a cell is UNCLEAR and the gate exits 3)");
 }
 
 GateRules gate_rules(const GateOptions& o) {
   GateRules rules = o.gate_file.empty() ? GateRules{} : load_gate_rules(o.gate_file);
   if (o.threshold_percent) rules.threshold = rules.instruction_threshold = *o.threshold_percent / 100;
+  rules.allow_unclear = o.allow_unclear;
   return rules;
 }
 
@@ -215,8 +219,15 @@ int gate_command(const GateCommandOptions& o, const std::vector<std::string>& co
 
   refuse_other_architecture(before, baseline_path, collect_conditions().value("architecture", ""), "this machine");
   MeasureOptions measure = o.measure;
-  // A budget aims at the threshold's width: an interval that narrow either passes or is called.
-  if (measure.budget_s && !measure.until_interval_percent) measure.until_interval_percent = rules.threshold * 100;
+  // Instruction counts repeat exactly, so stored ones are as good as fresh; timings drift.
+  std::string untrusted_workers;
+  const auto workers = stored_workers_dir(baseline_path, o.run_stored_workers, &untrusted_workers);
+  const bool timed = before.protocol.measure == Measure::time && measure.measure.value_or("time") == "time";
+  // A paired gate aims at the threshold's width: an interval that narrow either passes or is
+  // called, never UNCLEAR. With a budget, within its time; without, up to --max-rounds (24).
+  // Rounds are added by width, never by where the interval lies (src/run/adaptive_rounds.h).
+  const bool paired = !o.stored_figures && !workers.empty() && timed && measure.interleave.value_or("batch") != "process";
+  if (!measure.until_interval_percent && (paired || measure.budget_s)) measure.until_interval_percent = rules.threshold * 100;
   Matrix matrix;
   if (measure.matrix.empty()) {
     matrix = matrix_of_results(before.matrix, measure, built_backends());
@@ -225,9 +236,6 @@ int gate_command(const GateCommandOptions& o, const std::vector<std::string>& co
     if (!measure.seed && before.protocol.seed) measure.seed = before.protocol.seed;
     matrix = load_measure_matrix(measure, built_backends());
   }
-  // Instruction counts repeat exactly, so stored ones are as good as fresh; timings drift.
-  std::string untrusted_workers;
-  const auto workers = stored_workers_dir(baseline_path, o.run_stored_workers, &untrusted_workers);
   const bool side_by_side = !o.stored_figures && !workers.empty() && matrix.protocol.measure != Measure::instructions;
   if (side_by_side) {
     use_side_by_side_protocol(matrix, measure, settings.confidence);

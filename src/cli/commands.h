@@ -75,6 +75,7 @@ struct GateOptions {
   std::string gate_file;
   std::optional<double> threshold_percent;
   std::string noise;
+  bool allow_unclear = false;
 };
 
 CLI::App* register_run_command(CLI::App& app, RunOptions& options);

@@ -93,6 +93,7 @@ std::string_view name_of(GateOutcome outcome) {
     case GateOutcome::pass: return "pass";
     case GateOutcome::regression: return "REGRESSION";
     case GateOutcome::improvement: return "improvement";
+    case GateOutcome::unclear: return "UNCLEAR";
     case GateOutcome::undecided: return "UNDECIDED";
     case GateOutcome::failed: return "FAILED";
   }
@@ -102,7 +103,8 @@ std::string_view name_of(GateOutcome outcome) {
 int GateVerdict::exit_code() const {
   // A gate passes only what it judged: nothing judged is no pass.
   if (failed > 0 || undecided > 0 || cells.empty()) return kExitMeasurementFailed;
-  if (regressions > 0) return kExitRegression;
+  if (regressions > 0) return kExitRegression;  // a regression found is the answer, whatever else is unclear
+  if (unclear > 0) return kExitMeasurementFailed;
   return kExitOk;
 }
 
@@ -110,6 +112,7 @@ GateVerdict evaluate_gate(const std::vector<CellPair>& pairs, const GateRules& r
                           const std::map<std::string, double>& noise_floors, const VerdictSettings& settings) {
   GateVerdict verdict;
   verdict.confidence = settings.confidence;
+  verdict.allow_unclear = rules.allow_unclear;
   for (const CellPair& pair : pairs) {
     GateCell cell;
     cell.key = pair.key;
@@ -128,14 +131,20 @@ GateVerdict evaluate_gate(const std::vector<CellPair>& pairs, const GateRules& r
       cell.problem = pair.problem.empty() ? "no samples" : pair.problem;  // the pairing's guards
     } else {
       // The cell's margin is its applied threshold: `same` when the interval is within it.
-      // An `unclear` cell passes as a change not called did before same and unclear were
-      // told apart (issue 29 decides, from A/A runs, whether it should be undecided).
       cell.judgement = judge_change(pair.sides(), settings.confidence, cell.applied, cell.applied);
       switch (cell.judgement->call) {
         case Call::slower: cell.outcome = GateOutcome::regression; break;
         case Call::faster: cell.outcome = GateOutcome::improvement; break;
-        case Call::same:
-        case Call::unclear: cell.outcome = GateOutcome::pass; break;
+        case Call::same: cell.outcome = GateOutcome::pass; break;
+        case Call::unclear:
+          if (cell.judgement->high <= cell.applied) {
+            cell.outcome = GateOutcome::pass;  // only an improvement could hide in it
+            break;
+          }
+          cell.problem = fmt::format("a regression up to {:+.1f}% could hide in the interval (threshold {:.1f}%)",
+                                     cell.judgement->high * 100, cell.applied * 100);
+          cell.outcome = rules.allow_unclear ? GateOutcome::pass : GateOutcome::unclear;
+          break;
         case Call::undecided:
           cell.outcome = GateOutcome::undecided;
           cell.problem = cell.judgement->reason;
@@ -149,12 +158,14 @@ GateVerdict evaluate_gate(const std::vector<CellPair>& pairs, const GateRules& r
 }
 
 void recount(GateVerdict& v) {
-  v.regressions = v.improvements = v.unchanged = v.undecided = v.failed = 0;
+  v.regressions = v.improvements = v.unchanged = v.unclear = v.undecided = v.failed = v.unclear_allowed = 0;
   for (const GateCell& c : v.cells) {
+    v.unclear_allowed += c.outcome == GateOutcome::pass && !c.problem.empty();
     switch (c.outcome) {
       case GateOutcome::regression: ++v.regressions; break;
       case GateOutcome::improvement: ++v.improvements; break;
       case GateOutcome::pass: ++v.unchanged; break;
+      case GateOutcome::unclear: ++v.unclear; break;
       case GateOutcome::undecided: ++v.undecided; break;
       case GateOutcome::failed: ++v.failed; break;
     }
@@ -162,15 +173,19 @@ void recount(GateVerdict& v) {
 }
 
 std::string gate_summary_lines(const GateVerdict& v) {
-  return fmt::format("regressions: {}\nimprovements: {}\nunchanged: {}\nundecided: {}\nfailed: {}\n",
-                     v.regressions, v.improvements, v.unchanged, v.undecided, v.failed);
+  return fmt::format("regressions: {}\nimprovements: {}\nunchanged: {}{}\nunclear: {}\nundecided: {}\nfailed: {}\n",
+                     v.regressions, v.improvements, v.unchanged,
+                     v.unclear_allowed ? fmt::format(" ({} of them unclear, passed by --allow-unclear)", v.unclear_allowed)
+                                       : std::string(),
+                     v.unclear, v.undecided, v.failed);
 }
 
 std::string gate_markdown(const GateVerdict& v) {
   const char* title = v.exit_code() == 0 ? "pass"
                       : v.exit_code() == 1 ? "REGRESSION"
                       : v.failed > 0       ? "measurement failed"
-                                           : "not judged (no pass without a verdict)";
+                      : v.unclear > 0 && v.undecided == 0 ? "unclear (a regression could hide in some cells)"
+                                                          : "not judged (no pass without a verdict)";
   std::string out = fmt::format("### abench gate: {}\n\n", title);
   if (v.cells.empty()) out += "No cell to judge: a gate over nothing does not pass.\n\n";
   std::set<std::string> metrics;
@@ -184,12 +199,17 @@ std::string gate_markdown(const GateVerdict& v) {
         c.judgement ? fmt::format("[{:+.2f}%, {:+.2f}%]", c.judgement->low * 100, c.judgement->high * 100) : "-";
     const std::string result = c.outcome == GateOutcome::failed      ? "FAILED: " + markdown_text(c.problem.substr(0, 80))
                                : c.outcome == GateOutcome::undecided ? "UNDECIDED: " + markdown_text(c.problem)
-                                                                     : std::string(name_of(c.outcome));
+                               : c.outcome == GateOutcome::unclear   ? "UNCLEAR: " + markdown_text(c.problem)
+                               : !c.problem.empty() ? "pass (unclear, allowed): " + markdown_text(c.problem)
+                                                    : std::string(name_of(c.outcome));
     out += fmt::format("| {} | {} | {} | {:.2f}% | {:.2f}% | {:.2f}%{} | {} |\n", markdown_text(c.key), change, interval,
                        c.threshold * 100, c.noise_floor * 100, c.applied * 100,
                        c.applied > c.threshold ? " (noise)" : "", result);
   }
   out += "\n" + gate_summary_lines(v);
+  if (v.unclear > 0)
+    out += "\nAn UNCLEAR cell was not called, but its interval reaches past the threshold on the slower side: "
+           "more rounds (--budget, --processes) narrow it; --allow-unclear passes it.\n";
   for (const auto& n : v.notes) out += "\n" + markdown_text(n) + "\n";
   for (const auto& w : v.warnings) out += "\n> **Warning:** " + markdown_text(w) + "\n";
   return out;

@@ -25,6 +25,7 @@ struct GateRules {
   double noise_multiplier = 1.5;         // k in max(threshold, k x noise floor)
   std::map<std::string, double> workload_thresholds;
   std::vector<std::pair<std::string, double>> cell_thresholds;  // glob over the cell key, first match wins
+  bool allow_unclear = false;  // --allow-unclear: a cell that could hide a regression passes
 };
 
 // A gate file: {"threshold_percent": 5, "instruction_threshold_percent": 0.5,
@@ -36,8 +37,11 @@ GateRules load_gate_rules(const std::string& path);
 bool glob_match(std::string_view pattern, std::string_view text);
 
 // undecided: measured, but too few rounds or processes for the confidence; like failed, it
-// never passes.
-enum class GateOutcome { pass, regression, improvement, undecided, failed };
+// never passes. unclear: not called, but the interval reaches beyond the applied threshold
+// on the slower side, so a regression the gate exists to catch could hide in it; it does
+// not pass unless the rules allow it (--allow-unclear). A cell not called whose interval
+// stays below the threshold passes: whatever it hides is smaller than a regression.
+enum class GateOutcome { pass, regression, improvement, unclear, undecided, failed };
 std::string_view name_of(GateOutcome outcome);
 
 struct GateCell {
@@ -54,10 +58,12 @@ struct GateCell {
 struct GateVerdict {
   std::vector<GateCell> cells;
   double confidence = 0.95;  // of every cell's interval (VerdictSettings::confidence)
-  int regressions = 0, improvements = 0, unchanged = 0, undecided = 0, failed = 0;
+  int regressions = 0, improvements = 0, unchanged = 0, unclear = 0, undecided = 0, failed = 0;
+  bool allow_unclear = false;  // unclear cells passed (GateRules::allow_unclear)
+  int unclear_allowed = 0;     // cells passed only because unclear cells were allowed
   std::vector<std::string> warnings;
   std::vector<std::string> notes;  // how the baseline was measured, and what that showed
-  int exit_code() const;  // 3 failed or undecided cells, 1 regressions, 3 no cell at all, else 0
+  int exit_code() const;  // 3 failed or undecided cells, 1 regressions, 3 unclear cells or no cell at all, else 0
 };
 
 GateVerdict evaluate_gate(const std::vector<CellPair>& pairs, const GateRules& rules,

@@ -13,7 +13,7 @@ namespace abench {
 namespace {
 
 constexpr GateOutcome kOutcomes[] = {GateOutcome::pass, GateOutcome::regression, GateOutcome::improvement,
-                                     GateOutcome::undecided, GateOutcome::failed};
+                                     GateOutcome::unclear, GateOutcome::undecided, GateOutcome::failed};
 
 // A finite number from low to high, or a UsageError naming the cell and the field.
 double number_in(const nlohmann::json& c, const char* key, double low, double high, const std::string& where) {
@@ -49,6 +49,7 @@ nlohmann::json gate_json(const GateVerdict& v) {
           {"confidence", v.confidence},
           {"exit_code", v.exit_code()},     {"regressions", v.regressions},
           {"improvements", v.improvements}, {"unchanged", v.unchanged},
+          {"unclear", v.unclear},           {"allow_unclear", v.allow_unclear},
           {"undecided", v.undecided},       {"failed", v.failed},
           {"warnings", v.warnings},
           {"notes", v.notes},
@@ -111,6 +112,7 @@ GateVerdict gate_verdict_from_json(const nlohmann::json& j, const std::string& p
       }
       v.cells.push_back(std::move(cell));
     }
+    v.allow_unclear = j.value("allow_unclear", false);  // files before it: unclear cells passed
     v.warnings = j.at("warnings").get<std::vector<std::string>>();
     v.notes = j.at("notes").get<std::vector<std::string>>();
   } catch (const nlohmann::json::exception& e) {
