@@ -105,10 +105,11 @@ TEST(CompareEndToEnd, TooFewRoundsForTheConfidenceAreUndecidedAndSaySo) {
             std::string::npos) << markdown;
   EXPECT_NE(markdown.find("4 cells undecided"), std::string::npos);
   // At 99% the default rounds follow: 8. The gate of that compare judges at 99% too, and
-  // both files say so.
+  // both files say so. (--allow-unclear: whether 8 rounds narrow every interval below 50% is
+  // the machine's noise, not this test's question; under qemu one reached +76%.)
   const CliResult strict = run_cli(compare_args(plugin, plugin, dir.path() / "strict",
                                                 {"--confidence", "0.99", "--workload", "allocate", "--gate",
-                                                 "--threshold", "50", "--no-confirm"}));
+                                                 "--threshold", "50", "--no-confirm", "--allow-unclear"}));
   ASSERT_EQ(strict.exit_code, 0) << strict.out << strict.err;
   const auto strict_compare = nlohmann::json::parse(read_file(dir.path() / "strict" / "compare.json"));
   EXPECT_EQ(strict_compare["processes_per_side"], 8);

@@ -214,7 +214,11 @@ TEST(GateCompareEndToEnd, AReallySlowerPluginFailsAndTheSamePluginPasses) {
   EXPECT_NE(verdict["notes"][0].get<std::string>().find("2 regressions confirmed, 0 cleared"), std::string::npos)
       << verdict["notes"][0];  // allocate 64 at two alignments
   const CliResult same = gate(MALLOC_SUBJECT, "same");
-  EXPECT_EQ(same.exit_code, 0) << same.out << same.err;
+  // The same plugin is never a regression; a cell whose interval still reaches past 20% (an
+  // emulator's noise can) is UNCLEAR and the gate exits 3 rather than vouch for it.
+  const auto same_verdict = nlohmann::json::parse(read_file(dir.path() / "same" / "gate.json"));
+  EXPECT_EQ(same_verdict["regressions"], 0) << same.out;
+  EXPECT_EQ(same.exit_code, same_verdict["unclear"].get<int>() > 0 ? 3 : 0) << same.out << same.err;
   EXPECT_FALSE(std::filesystem::exists(dir.path() / "same" / "confirm"));
 }
 

@@ -23,8 +23,9 @@ inline constexpr const char* kAdaptiveRoundsRule =
     "the confidence yet, until it has max_rounds rounds; stopped on width, never on the verdict";
 inline constexpr const char* kBudgetRule =
     "with a budget: before each added round, the cells still too wide are ordered by the seconds they are expected "
-    "to need to reach width_percent (rounds still needed, from the width narrowing as 1/sqrt(rounds), times a "
-    "round's measured seconds), and the next round goes to as many of the cheapest as the budget's time left can "
-    "take there; chosen by width and cost, never by the verdict";
+    "to need to reach width_percent (the rounds still needed, (2 z sqrt(pi/2) s / width)^2 - n for n rounds whose "
+    "log ratios have the robust spread s, times a round's measured seconds), and the next round goes to as many of "
+    "the cheapest as the budget's time left can take there, or, when none can, one round each for the nearest that "
+    "fit; chosen by spread and cost, never by the verdict";
 
 }  // namespace abench
