@@ -154,7 +154,10 @@ CellReport measure_batches(const CellSpec& cell, std::uint64_t ops_per_iteration
     const double ops = static_cast<double>(iterations * ops_per_iteration);
     CellReport report{cell.id, true, "", iterations, ops_per_iteration, 1, true, {},
                       {static_cast<double>(count.instructions) / ops}, {}, {}};
-    if (count.data_accesses) report.data_accesses_per_op = static_cast<double>(count.data_accesses) / ops;
+    if (count.data_reads + count.data_writes)
+      report.data_accesses_per_op = static_cast<double>(count.data_reads + count.data_writes) / ops;
+    for (const SimulatedEvent& e : kSimulatedEvents)
+      report.counter_samples_per_op[e.name] = {static_cast<double>(count.*e.count) / ops};
     return report;
   }
   SamplerConfig config = sampler;

@@ -90,10 +90,19 @@ InstructionCount parse_dump(const char* path) {
   close(fd);
   if (held > 0) parse_dump_line(buffer, held, d);
   InstructionCount count;
-  for (std::size_t i = 0; i < d.events && i < d.values; ++i) {
-    if (std::strcmp(d.names[i], "Ir") == 0) count.instructions = d.totals[i];
-    if (std::strcmp(d.names[i], "Dr") == 0 || std::strcmp(d.names[i], "Dw") == 0) count.data_accesses += d.totals[i];
-  }
+  // callgrind's event names, each added into the figure it belongs to.
+  static constexpr struct {
+    const char* event;
+    std::uint64_t InstructionCount::*into;
+  } kInto[] = {{"Ir", &InstructionCount::instructions}, {"Dr", &InstructionCount::data_reads},
+               {"Dw", &InstructionCount::data_writes},  {"D1mr", &InstructionCount::l1_misses},
+               {"D1mw", &InstructionCount::l1_misses},  {"DLmr", &InstructionCount::ll_misses},
+               {"DLmw", &InstructionCount::ll_misses},  {"Bc", &InstructionCount::branches},
+               {"Bi", &InstructionCount::branches},     {"Bcm", &InstructionCount::branch_misses},
+               {"Bim", &InstructionCount::branch_misses}};
+  for (std::size_t i = 0; i < d.events && i < d.values; ++i)
+    for (const auto& e : kInto)
+      if (std::strcmp(d.names[i], e.event) == 0) count.*e.into += d.totals[i];
   if (d.events == 0 || d.values == 0) throw std::runtime_error(std::string("no event totals in the callgrind dump ") + path);
   return count;
 }

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "src/explain/explain_compare.h"
+#include "src/run/explain_pass.h"
 #include "src/verdict/compare_file.h"
 #include "src/report/report_writer.h"
 #include "src/util/atomic_file.h"
@@ -66,18 +68,23 @@ int compare_command(const CompareOptions& o, const std::vector<std::string>& com
   const auto start = std::chrono::steady_clock::now();
   const RunResults results = execute_plan(std::move(plan), matrix, dir, command_line, resume);
   write_formats(dir, results, measure.formats);
+  std::optional<RunResults> instrumented;  // --explain: the work behind each time
+  if (measure.explain && !results.interrupted_by)
+    instrumented = run_explain_pass(results.plan, matrix, dir, command_line);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   VerdictSettings settings;
   settings.min_effect = o.min_effect_percent / 100;
   settings.detect = o.detect_percent / 100;
   settings.confidence = o.confidence;
-  const Comparison comparison = compare_results(results, settings);
+  Comparison comparison = compare_results(results, settings);
+  if (instrumented) explain_comparison(comparison, *instrumented);
   const std::string markdown = comparison_markdown(comparison);
   write_file_atomically(dir / "compare.md", markdown);
   write_file_atomically(dir / "compare.csv", comparison_csv(comparison));
   write_file_atomically(dir / "compare.json", comparison_json(comparison).dump(2) + "\n");
   throw_if_interrupted(results, dir, "compare");  // the files above hold what is complete
+  if (instrumented) throw_if_interrupted(*instrumented, dir / kExplainDirectory, "compare");
 
   const RunTotals t = totals_of(results);
   fmt::print("{}\n", markdown);

@@ -4,7 +4,10 @@
 
 #include <fmt/format.h>
 
+#include "src/run/explain_pass.h"
+#include "src/explain/work_table.h"
 #include "src/report/report_writer.h"
+#include "src/util/atomic_file.h"
 #include "src/util/errors.h"
 #include "src/exports/format_registry.h"
 #include "src/cli/measure.h"
@@ -41,13 +44,25 @@ int run_command(const RunOptions& o, const std::vector<std::string>& command_lin
     if (!o.measure.no_report) write_report_or_warn(dir);  // it draws what is there
     throw_if_interrupted(results, dir, "run");
   }
+  std::optional<RunResults> instrumented;  // --explain: the work behind each time
+  if (o.measure.explain) {
+    instrumented = run_explain_pass(results.plan, matrix, dir, command_line);
+    write_file_atomically(dir / "explain.csv", work_csv(results, *instrumented));
+    throw_if_interrupted(*instrumented, dir / kExplainDirectory, "run");
+  }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   const RunTotals t = totals_of(results);
   fmt::print("{}\n", results_to_table(results));
+  if (instrumented)
+    fmt::print("Per operation, time beside the work counted under callgrind's simulators (--explain):\n{}\n",
+               work_table(results, *instrumented));
   fmt::print("{} cells, {} failed, {} refused, {} unstable; {} processes per variant; wall time {} (counting runs {:.1f} s)\n",
              t.cells, t.failed, t.refused, t.unstable, results.protocol.processes, format_duration(wall), t.counting_s);
-  fmt::print("results: {}/results.json, {}/results.csv\n", dir.string(), dir.string());
+  fmt::print("results: {}/results.json, {}/results.csv{}\n", dir.string(), dir.string(),
+             instrumented ? fmt::format(", {}/explain.csv (the counts: {}/{}/results.json)", dir.string(),
+                                        dir.string(), kExplainDirectory)
+                          : "");
   if (!o.measure.no_report) write_report_or_warn(dir);
   if (o.save_baseline) {
     const auto store = baseline_store(*o.save_baseline, "--save-baseline");

@@ -45,6 +45,8 @@ struct MeasureOptions {
   std::optional<std::string> interleave;  // paired commands: "batch" (default), "cell" or "process"
   std::vector<std::string> formats;  // src/exports/format_registry.h
   bool no_report = false;            // skip report.html and report/ (src/report/)
+  // --explain: every cell once more under callgrind's simulators (src/run/explain_pass.h)
+  bool explain = false;
   std::optional<std::string> entry;  // entry-point set for every backend
   std::optional<std::string> shard;  // "K/N": measure only shard K of the plan (src/plan/shard.h)
   // run, compare: the directory of the interrupted run this one continues (main() has

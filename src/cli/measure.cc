@@ -5,8 +5,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
-#include <ctime>
 #include <filesystem>
 #include <random>
 
@@ -24,14 +22,12 @@
 #include "src/plan/protocol_rules.h"
 #include "src/plan/shard.h"
 #include "src/run/process_launcher.h"
-#include "src/run/progress.h"
 #include "src/run/adaptive_rounds.h"
+#include "src/run/explain_pass.h"
 #include "src/run/beside_cpus.h"
-#include "src/run/result_saver.h"
 #include "src/run/resume.h"
 #include "src/util/directory_lock.h"
 #include "src/util/interrupt.h"
-#include "src/util/json_file.h"
 #include "src/util/names.h"
 #include "src/util/text.h"
 #include "src/results/results_writers.h"
@@ -138,6 +134,7 @@ void apply_overrides(Matrix& m, const MeasureOptions& o, const std::vector<std::
       throw UsageError(fmt::format("--measure instructions: not supported under emulation ({}): callgrind cannot run "
                                    "an emulated worker; nothing was measured. Count on the machine itself",
                                    *emulator));
+  if (o.explain) check_explain_possible(p.measure, o.shard.has_value());
   if (p.measure == Measure::instructions) p.samples = 1;  // every sample would be the same, unless asked
   for (const auto& [key, value] : o.protocol)
     if (const std::string wrong = set_protocol_field(*protocol_field(key), value, p); !wrong.empty())
@@ -226,6 +223,7 @@ void add_measure_options(CLI::App& cmd, MeasureOptions& o) {
   add_protocol_field_options(cmd, o);
   cmd.get_option("--no-pin")->excludes(
       cmd.add_option("--cpu", o.cpu, "Pin workers to this CPU (default: the last allowed)"));
+  cmd.add_flag("--explain", o.explain, "Also count each cell's instructions and simulated misses (docs/explain.md)");
   cmd.add_flag("--no-report", o.no_report, "Do not draw report.html and report/ (abench report DIR draws them later)");
   // Split here, not by CLI11, which drops empty items: "go,,bencher" is a typo to report.
   cmd.add_option_function<std::vector<std::string>>(

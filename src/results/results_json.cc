@@ -49,7 +49,7 @@ nlohmann::json protocol_json(const RunProtocol& p) {
     j["until_interval"]["budget_rule"] = kBudgetRule;
   }
   if (p.measure == Measure::instructions)
-    j["instructions_mode"] = {{"tool", "valgrind --tool=callgrind --collect-atstart=no --cache-sim=yes"},
+    j["instructions_mode"] = {{"tool", "valgrind --tool=callgrind --collect-atstart=no --cache-sim=yes --branch-sim=yes"},
                               {"operations_per_cell", kInstructionModeOperations},
                               {"jemalloc_malloc_conf", backend_named("jemalloc")->deterministic_env_value}};
   if (is_perf(p.measure)) {

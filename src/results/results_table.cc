@@ -1,15 +1,14 @@
-#include <array>
 
 #include <fmt/format.h>
 
 #include "src/results/results_writers.h"
+#include "src/util/text_table.h"
 
 namespace abench {
 namespace {
 
-constexpr std::size_t kColumns = 12;
-// Right-aligned (numeric) columns.
-constexpr bool kNumeric[kColumns] = {false, false, false, true, false, true, true, true, true, true, true, true};
+// Right-aligned (numeric) columns; the last, the note, is not.
+const std::vector<bool> kNumeric = {false, false, false, true, false, true, true, true, true, true, true, true, false};
 
 std::string range(std::uint64_t lo, std::uint64_t hi) {
   return lo == hi ? std::to_string(lo) : fmt::format("{}-{}", lo, hi);
@@ -24,11 +23,9 @@ std::string per_buffer(std::uint64_t total, std::uint64_t buffers) {
 }  // namespace
 
 std::string results_to_table(const RunResults& r) {
-  using Row = std::array<std::string, kColumns>;
-  std::vector<Row> rows{{"backend", "policy", "workload", "size", "align R:P", "live",
-                         metric_names(r.protocol.measure).column,
-                         "process range", "best", "req/buf", "bytes/buf", "usable"}};
-  std::vector<std::string> notes{"note"};
+  std::vector<std::vector<std::string>> rows{{"backend", "policy", "workload", "size", "align R:P", "live",
+                                              metric_names(r.protocol.measure).column, "process range", "best",
+                                              "req/buf", "bytes/buf", "usable", "note"}};
   for (const CellRecord& record : r.cells) {
     const CellSpec& c = record.cell.spec;
     const CellSummary& s = record.summary;
@@ -50,23 +47,9 @@ std::string results_to_table(const RunResults& r) {
                     s.best ? fmt::format("{:.2f}", *s.best) : "-",
                     k ? per_buffer(k->requests, k->operations) : "-",
                     k ? per_buffer(k->requested_bytes, k->operations) : "-",
-                    k ? range(k->usable_bytes_min, k->usable_bytes_max) : "-"});
-    notes.push_back(note);
+                    k ? range(k->usable_bytes_min, k->usable_bytes_max) : "-", note});
   }
-  std::size_t width[kColumns] = {};
-  for (const Row& row : rows)
-    for (std::size_t i = 0; i < kColumns; ++i) width[i] = std::max(width[i], row[i].size());
-  std::string out;
-  for (std::size_t n = 0; n < rows.size(); ++n) {
-    std::string line;
-    for (std::size_t i = 0; i < kColumns; ++i)
-      line += kNumeric[i] ? fmt::format("{:>{}}  ", rows[n][i], width[i])
-                          : fmt::format("{:<{}}  ", rows[n][i], width[i]);
-    line += notes[n];
-    while (!line.empty() && line.back() == ' ') line.pop_back();
-    out += line + "\n";
-  }
-  return out;
+  return aligned_columns(rows, kNumeric);
 }
 
 }  // namespace abench

@@ -27,17 +27,14 @@
 #include "src/util/text.h"
 
 namespace abench {
-namespace {
-
-std::string find_valgrind() {
+std::string valgrind_path() {
   for (const char* dir : {"/usr/bin", "/usr/local/bin"}) {
     const std::string path = std::string(dir) + "/valgrind";
     if (access(path.c_str(), X_OK) == 0) return path;
   }
-  throw EnvironmentError("--measure instructions needs valgrind, which is not installed (apt-get install valgrind)");
+  throw EnvironmentError("--measure instructions and --explain need valgrind, which is not installed (apt-get install "
+                         "valgrind)");
 }
-
-}  // namespace
 
 RunResults execute_plan(Plan plan, const Matrix& matrix, const std::filesystem::path& dir,
                         const std::vector<std::string>& command_line, bool resume) {
@@ -100,7 +97,7 @@ RunResults execute_plan(Plan plan, const Matrix& matrix, const std::filesystem::
     progress.update(done, total, current);
   };
   if (matrix.protocol.measure == Measure::instructions) {
-    hooks.valgrind = find_valgrind();
+    hooks.valgrind = valgrind_path();
     hooks.callgrind_dir = (dir / "callgrind").string();
     make_output_subdirectory(hooks.callgrind_dir);
   }

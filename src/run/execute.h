@@ -22,6 +22,9 @@ RunResults execute_plan(Plan plan, const Matrix& matrix, const std::filesystem::
 // resume_command: "run" or "compare"; nullptr for commands that cannot resume.
 void throw_if_interrupted(const RunResults& results, const std::filesystem::path& dir, const char* resume_command);
 
+// valgrind's path (callgrind: --measure instructions, --explain); EnvironmentError when absent.
+std::string valgrind_path();
+
 struct RunTotals {
   std::size_t cells = 0, failed = 0, unstable = 0, refused = 0;
   double counting_s = 0;

@@ -45,8 +45,9 @@ LaunchRequest make_launch_request(const RunResults& results, const Job& job, con
   request.timeout_s = Allowances(results.protocol).start();
   if (job.mode == WorkerMode::time && results.protocol.measure == Measure::instructions) {
     // Collection starts off; the worker switches it on around each measured region and
-    // reads its dumps from this directory. --cache-sim adds data reads and writes.
-    request.arguments = {"--tool=callgrind", "--collect-atstart=no", "--cache-sim=yes",
+    // reads its dumps from this directory. --cache-sim adds data reads, writes and misses,
+    // --branch-sim branches and mispredictions (harness/instruction_counter.h).
+    request.arguments = {"--tool=callgrind", "--collect-atstart=no", "--cache-sim=yes", "--branch-sim=yes",
                          "--callgrind-out-file=" + hooks.callgrind_dir + "/callgrind.%p", "--", request.executable};
     request.executable = hooks.valgrind;
     request.environment.emplace_back("ABENCH_CALLGRIND_DIR", hooks.callgrind_dir);

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "src/explain/work_figures.h"
 #include "src/results/results.h"
 #include "src/verdict/change_rule.h"
 
@@ -42,6 +43,7 @@ struct CompareRow {
   std::string problem;  // why there is no verdict (failed or undecided)
   std::optional<CellCounts> before_counts, after_counts;
   std::string counts_unavailable;  // why a side has no counts ("" when both were counted)
+  std::optional<PairExplanation> explanation;  // --explain (src/explain/explain_compare.h)
 };
 
 struct Comparison {
@@ -60,6 +62,7 @@ struct Comparison {
   std::map<std::string, double> geomean_change_by_backend;  // exp(mean log ratio) - 1
   std::optional<double> geomean_change;
   std::vector<std::string> warnings;
+  bool explained = false;  // --explain: every row has its explanation
   bool legacy_verdicts = false;  // read from a version 1 compare.json (src/verdict/compare_file.h)
 };
 

@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include "src/explain/explain_compare.h"
+#include "src/explain/explanation_codec.h"
 #include "src/plan/matrix.h"
 #include "src/plan/protocol_rules.h"
 #include "src/util/errors.h"
@@ -58,11 +60,12 @@ nlohmann::json comparison_json(const Comparison& c) {
     j["counts_before"] = row.before_counts ? nlohmann::json(*row.before_counts) : nlohmann::json(nullptr);
     j["counts_after"] = row.after_counts ? nlohmann::json(*row.after_counts) : nlohmann::json(nullptr);
     j["counts_unavailable"] = row.counts_unavailable.empty() ? nlohmann::json(nullptr) : nlohmann::json(row.counts_unavailable);
+    if (c.explained && row.explanation) put_explanation(j, *row.explanation);
     rows.push_back(std::move(j));
   }
   nlohmann::json geomeans = nlohmann::json::object();
   for (const auto& [backend, change] : c.geomean_change_by_backend) geomeans[backend] = change;
-  return {{"schema", "abench.compare"},
+  nlohmann::json out{{"schema", "abench.compare"},
           {"schema_version", kCompareSchemaVersion},
           {"metric", m.per_op},
           {"backends", c.pair_backends},
@@ -96,6 +99,8 @@ nlohmann::json comparison_json(const Comparison& c) {
           {"geomean_change_by_backend", geomeans},
           {"geomean_change", c.geomean_change ? nlohmann::json(*c.geomean_change) : nlohmann::json(nullptr)},
           {"warnings", c.warnings}};
+  if (c.explained) out["explain"] = explain_method_json();  // --explain only: other files are as they were
+  return out;
 }
 
 
@@ -218,6 +223,7 @@ CompareRow row_from(const JsonField& row, const Comparison& c) {
   r.before_counts = counts_at(row.at("counts_before"));
   r.after_counts = counts_at(row.at("counts_after"));
   if (row.has("counts_unavailable")) r.counts_unavailable = row.at("counts_unavailable").text();
+  if (c.explained) r.explanation = explanation_at(row, time_move_of(r.verdict));
   return r;
 }
 
@@ -269,6 +275,7 @@ Comparison comparison_from_json(const nlohmann::json& j, const std::string& path
   for (const char* key : {"candidates", "baseline_allocators", "candidate_allocators", "backends"})
     if (root.has(key) && root.at(key).size_of_list() != pairs)
       root.at(key).fail(fmt::format("has {} entries for {} pairs", root.at(key).size_of_list(), pairs));
+  c.explained = root.has("explain");
   const JsonField rows = root.at("rows");
   for (std::size_t i = 0; i < rows.size_of_list(); ++i) c.rows.push_back(row_from(rows.at(i), c));
 

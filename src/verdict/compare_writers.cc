@@ -1,7 +1,10 @@
 // compare.md (ready to paste into a pull request), compare.csv and compare.json.
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "src/verdict/compare.h"
+#include "src/explain/explanation_codec.h"
 #include "src/util/csv.h"
 #include "src/util/text.h"
 
@@ -70,6 +73,38 @@ std::string rounds_text(const Comparison& c) {
                      least, most, c.until_interval * 100, c.processes, c.until_interval * 100, c.max_rounds);
 }
 
+// "812 → 1612 (+98.5%)": instructions per operation on each side, from --explain.
+std::string instructions_text(const CompareRow& row) {
+  if (!row.explanation) return "-";
+  const PairExplanation& e = *row.explanation;
+  if (!e.before || !e.after) return "unavailable";
+  const double before = e.before->at("instructions"), after = e.after->at("instructions");
+  const auto change = relative_change(before, after);
+  return fmt::format("{:.0f} → {:.0f}{}", before, after, change ? " (" + percent(*change) + ")" : "");
+}
+
+std::string reading_text(const CompareRow& row) {
+  if (!row.explanation || row.explanation->reading.empty()) return "-";
+  return row.explanation->reading;
+}
+
+// What --explain counted and how far its counts repeat, under the table.
+std::string explain_footer(const Comparison& c) {
+  double repeatability = 0;
+  int explained = 0;
+  for (const CompareRow& row : c.rows)
+    if (row.explanation && row.explanation->before && row.explanation->after) {
+      ++explained;
+      repeatability = std::max({repeatability, row.explanation->before->repeatability,
+                                row.explanation->after->repeatability});
+    }
+  return fmt::format("\nWork (--explain): instructions per operation before → after, counted under callgrind with its "
+                     "cache and branch simulators in instrumented processes of their own (explain/; every figure in "
+                     "compare.csv), for {} of {} cells; the instrumented processes of a side agreed within {:.2f}%. "
+                     "Reading: {}.\n",
+                     explained, c.rows.size(), repeatability * 100, reading_rule_text());
+}
+
 std::string verdict_text(const CompareRow& row) {
   if (row.verdict == Verdict::failed) return "failed: " + markdown_text(row.problem.substr(0, 80));
   if (row.verdict == Verdict::undecided) return "undecided: " + markdown_text(row.problem);
@@ -96,16 +131,19 @@ std::string comparison_markdown(const Comparison& c) {
       rounds_text(c), unit, interval_method_text(c), c.settings.min_effect * 100, c.settings.detect * 100,
       c.settings.detect * 100);
   out += fmt::format("| backend | workload | size | align | live | before {0} | after {0} | change | interval | "
-                     "before range | after range | requested bytes | usable bytes | requests | verdict |\n", unit);
-  out += "|---|---|--:|--:|--:|--:|--:|--:|---|---|---|---|---|---|---|\n";
+                     "before range | after range | requested bytes | usable bytes | requests | verdict |{1}\n", unit,
+                     c.explained ? " instr/op | reading |" : "");
+  out += fmt::format("|---|---|--:|--:|--:|--:|--:|--:|---|---|---|---|---|---|---|{}\n", c.explained ? "--:|---|" : "");
   for (const CompareRow& row : c.rows)
-    out += fmt::format("| {} | {} | {} | {}:{} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+    out += fmt::format("| {} | {} | {} | {}:{} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |{}\n",
                        markdown_text(c.pair_backends[row.pair]), name_of(row.spec.workload), row.spec.size,
                        row.spec.alignment.requested, row.spec.alignment.preferred, row.spec.live,
                        ns(row.before_ns), ns(row.after_ns), change_text(row), interval_text(row, c.until_interval > 0),
                        range(row.before_min, row.before_max), range(row.after_min, row.after_max),
                        old_new(row, requested), old_new(row, usable), old_new(row, requests),
-                       verdict_text(row));
+                       verdict_text(row),
+                       c.explained ? fmt::format(" {} | {} |", instructions_text(row), reading_text(row)) : "");
+  if (c.explained) out += explain_footer(c);
   out += "\n";
   for (const auto& [backend, change] : c.geomean_change_by_backend)
     out += fmt::format("Geometric-mean change, {}: {}\n", markdown_text(backend), percent(change));
@@ -126,19 +164,24 @@ std::string comparison_markdown(const Comparison& c) {
 std::string comparison_csv(const Comparison& c) {
   const MetricNames& m = metric_names(c.measure);
   const std::string per_op = m.per_op, min = m.process_min, max = m.process_max;
-  std::string out = csv_row({"baseline", "candidate", "workload", "size", "requested_align", "preferred_align", "live",
-                             "before_" + per_op, "after_" + per_op, "change", "interval_low", "interval_high",
-                             "coverage", "before_" + min, "before_" + max, "after_" + min, "after_" + max,
-                             "requested_bytes_before", "requested_bytes_after", "usable_bytes_before",
-                             "usable_bytes_after", "requests_before", "requests_after", "verdict",
-                             "detectable_change"});
+  std::vector<std::string> header{"baseline", "candidate", "workload", "size", "requested_align", "preferred_align",
+                                  "live", "before_" + per_op, "after_" + per_op, "change", "interval_low",
+                                  "interval_high", "coverage", "before_" + min, "before_" + max, "after_" + min,
+                                  "after_" + max, "requested_bytes_before", "requested_bytes_after",
+                                  "usable_bytes_before", "usable_bytes_after", "requests_before", "requests_after",
+                                  "verdict", "detectable_change"};
+  if (c.explained) {
+    const auto more = explanation_csv_header();
+    header.insert(header.end(), more.begin(), more.end());
+  }
+  std::string out = csv_row(header);
   auto opt = [](const std::optional<double>& v) { return v ? fmt::format("{:.3f}", *v) : std::string(); };
   auto counts = [](const std::optional<CellCounts>& k, auto f) { return k ? f(*k) : std::string(); };
   auto judged = [](const CompareRow& row, double Judgement::*field, const char* format) {
     return row.judgement ? fmt::format(fmt::runtime(format), (*row.judgement).*field) : std::string();
   };
-  for (const CompareRow& row : c.rows)
-    out += csv_row({c.baseline_labels[row.pair], c.candidate_labels[row.pair], std::string(name_of(row.spec.workload)),
+  for (const CompareRow& row : c.rows) {
+    std::vector<std::string> fields{c.baseline_labels[row.pair], c.candidate_labels[row.pair], std::string(name_of(row.spec.workload)),
                     std::to_string(row.spec.size), std::to_string(row.spec.alignment.requested),
                     std::to_string(row.spec.alignment.preferred), std::to_string(row.spec.live), opt(row.before_ns),
                     opt(row.after_ns), judged(row, &Judgement::change, "{:.5f}"), judged(row, &Judgement::low, "{:.5f}"),
@@ -148,7 +191,13 @@ std::string comparison_csv(const Comparison& c) {
                     counts(row.before_counts, usable), counts(row.after_counts, usable),
                     counts(row.before_counts, requests), counts(row.after_counts, requests),
                     std::string(name_of(row.verdict)),
-                    row.verdict == Verdict::undecided ? std::string() : judged(row, &Judgement::detectable, "{:.5f}")});
+                    row.verdict == Verdict::undecided ? std::string() : judged(row, &Judgement::detectable, "{:.5f}")};
+    if (c.explained) {
+      const auto more = explanation_csv_cells(row.explanation.value_or(PairExplanation{}));
+      fields.insert(fields.end(), more.begin(), more.end());
+    }
+    out += csv_row(fields);
+  }
   return out;
 }
 

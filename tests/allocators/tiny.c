@@ -1,7 +1,7 @@
 /* A tiny malloc replacement for the end-to-end tests of allocators built from source:
  * power-of-two size classes with free lists over mmap'd chunks, one lock, a 16-byte
- * header before each block. Built twice: the second revision (TINY_EXTRA_WORK) spins on
- * every malloc, measurably slower on purpose. It exports what real allocators export
+ * header before each block. Built three times: the second revision (TINY_EXTRA_WORK) spins on
+ * every malloc, measurably slower on purpose; the third does the first's work with cache misses. It exports what real allocators export
  * (malloc, free, calloc, realloc, posix_memalign, aligned_alloc, memalign, strdup,
  * malloc_usable_size), strdup allocating without the malloc symbol as mimalloc's does. */
 #define _GNU_SOURCE
@@ -14,6 +14,14 @@
 #ifndef TINY_EXTRA_WORK
 #define TINY_EXTRA_WORK 0
 #endif
+/* Every malloc reads TINY_READS bytes of a 64 MiB table, TINY_STRIDE bytes apart: at 0 (the
+ * default) all in one cache line; the third revision's stride puts each in a page of its
+ * own, so it does the same work (the same instructions) with cache misses: slower, not more. */
+#ifndef TINY_STRIDE
+#define TINY_STRIDE 0
+#endif
+#define TINY_READS 8
+#define TINY_TABLE (64u << 20)
 
 #define HEADER 16u
 #define CLASSES 40
@@ -60,8 +68,19 @@ static char* take_block(unsigned cls) {
   return block;
 }
 
+static char far_table[TINY_TABLE];
+static volatile size_t far_stride = TINY_STRIDE; /* volatile: the same code in every revision */
+static size_t far_at;
+static volatile char far_sum;
+
 static void* tiny_allocate(size_t size, size_t align) {
   for (volatile int spin = 0; spin < TINY_EXTRA_WORK; ++spin) {}
+  char sum = 0;
+  for (int i = 0; i < TINY_READS; ++i) {
+    far_at = (far_at + far_stride) % TINY_TABLE;
+    sum += ((volatile char*)far_table)[far_at]; /* volatile: a read the compiler keeps */
+  }
+  far_sum = sum;
   if (align < HEADER) align = HEADER;
   if (size > ((size_t)1 << (CLASSES - 2))) {
     errno = ENOMEM;

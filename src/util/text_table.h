@@ -1,0 +1,13 @@
+// A plain-text table for the terminal: each column as wide as its widest cell, figures
+// right-aligned, two spaces between columns, no trailing spaces.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace abench {
+
+// rows[0] is the header; numeric[i]: column i is right-aligned (a missing entry: left).
+std::string aligned_columns(const std::vector<std::vector<std::string>>& rows, const std::vector<bool>& numeric);
+
+}  // namespace abench

@@ -1,0 +1,136 @@
+// --explain's rule and files: the reading of a cell from its time verdict and its counts, the
+// figures taken from an instrumented run, and compare.json's explanation read back as data
+// (changes and readings derived, never taken from the file).
+#include <gtest/gtest.h>
+
+#include <functional>
+
+#include "src/explain/explain_compare.h"
+#include "src/util/errors.h"
+#include "src/explain/work_figures.h"
+#include "src/verdict/compare.h"
+#include "src/verdict/compare_file.h"
+#include "tests/synthetic_results.h"
+
+namespace abench {
+namespace {
+
+WorkFigures work(double instructions, double branch_misses = 1, double l1_misses = 0, double repeatability = 0) {
+  WorkFigures w;
+  for (std::string_view name : kWorkFigureNames) w.per_op[std::string(name)] = 10;
+  w.per_op["instructions"] = instructions;
+  w.per_op["branch_misses"] = branch_misses;
+  w.per_op["l1_misses"] = l1_misses;
+  w.per_op["ll_misses"] = 0;
+  w.repeatability = repeatability;
+  return w;
+}
+
+TEST(ExplainReading, InstructionsBeyondTheThresholdAreMoreOrLessWorkWhateverTheTime) {
+  EXPECT_EQ(reading_of(TimeMove::slower, work(100), work(102)), "more work");
+  EXPECT_EQ(reading_of(TimeMove::none, work(100), work(102)), "more work");
+  EXPECT_EQ(reading_of(TimeMove::faster, work(100), work(98)), "less work");
+  // Within 1%: the same work.
+  EXPECT_EQ(reading_of(TimeMove::slower, work(100), work(100.9)), "same work, slower");
+  EXPECT_EQ(reading_of(TimeMove::faster, work(100), work(99.2)), "same work, faster");
+  EXPECT_EQ(reading_of(TimeMove::none, work(100), work(100.5)), "");
+}
+
+TEST(ExplainReading, ProcessesThatDisagreeRaiseTheBarForMoreWork) {
+  // The instrumented processes of a side lay 3% apart: a 2% change is not more work.
+  EXPECT_EQ(reading_of(TimeMove::slower, work(100, 1, 0, 0.03), work(102)), "same work, slower");
+  EXPECT_EQ(reading_of(TimeMove::slower, work(100), work(104, 1, 0, 0.03)), "more work");
+}
+
+TEST(ExplainReading, SameWorkNamesTheMissesThatMoved) {
+  EXPECT_EQ(reading_of(TimeMove::slower, work(100, 1, 0), work(100, 1.8, 8)),
+            "same work, slower (branch misses +0.80/op, L1 misses +8.00/op)");
+  // Under 0.05 a operation: not named.
+  EXPECT_EQ(reading_of(TimeMove::slower, work(100, 1, 0), work(100, 1.04, 0.01)), "same work, slower");
+}
+
+TEST(ExplainFigures, ComeFromTheInstrumentedRunsSummaryWithTheProcessesSpread) {
+  CellRecord cell;
+  cell.summary.status = CellStatus::ok;
+  cell.summary.ns_per_op = 200;  // instructions, in instructions mode
+  cell.summary.process_min_ns = 199;
+  cell.summary.process_max_ns = 201;
+  for (std::string_view name : kWorkFigureNames)
+    if (name != "instructions") cell.summary.counters_per_op[std::string(name)] = 3;
+  const auto w = work_figures_of(cell);
+  ASSERT_TRUE(w);
+  EXPECT_EQ(w->at("instructions"), 200);
+  EXPECT_EQ(w->at("branch_misses"), 3);
+  EXPECT_DOUBLE_EQ(w->repeatability, 0.01);
+  // Counted without the simulators: no figures, and the reason says so.
+  cell.summary.counters_per_op.erase("branch_misses");
+  EXPECT_FALSE(work_figures_of(cell));
+  EXPECT_NE(why_no_work_figures(&cell).find("without callgrind's cache and branch simulators"), std::string::npos);
+  cell.summary.status = CellStatus::refused;
+  cell.refusal = "refused: mmap";
+  EXPECT_FALSE(work_figures_of(cell));
+  EXPECT_EQ(why_no_work_figures(&cell), "refused: mmap");
+}
+
+// A synthetic compare explained by a synthetic instrumented run of the same plan: cell 0's
+// candidate does twice the instructions.
+Comparison explained_comparison() {
+  const RunResults timed = testing::synthetic_compare(6, 1.1);
+  Comparison c = compare_results(timed, VerdictSettings{});
+  RunResults instrumented = timed;
+  for (CellRecord& cell : instrumented.cells) {
+    const bool candidate = cell.cell.variant % 2 == 1;
+    cell.summary.status = CellStatus::ok;
+    cell.summary.ns_per_op = candidate && cell.cell.spec.id % 2 == 0 ? 2000.0 : 1000.0;
+    cell.summary.process_min_ns = cell.summary.process_max_ns = cell.summary.ns_per_op;
+    cell.summary.counters_per_op.clear();
+    for (std::string_view name : kWorkFigureNames)
+      if (name != "instructions") cell.summary.counters_per_op[std::string(name)] = 4;
+  }
+  explain_comparison(c, instrumented);
+  return c;
+}
+
+TEST(ExplainCompare, RowsGetBothSidesFiguresAndTheirReading) {
+  const Comparison c = explained_comparison();
+  ASSERT_TRUE(c.explained);
+  const CompareRow& row = c.rows.front();
+  ASSERT_TRUE(row.explanation && row.explanation->before && row.explanation->after);
+  EXPECT_EQ(row.explanation->before->at("instructions"), 1000);
+  EXPECT_EQ(row.explanation->after->at("instructions"), 2000);
+  EXPECT_EQ(row.explanation->reading, "more work");
+  const std::string csv = comparison_csv(c);
+  EXPECT_NE(csv.find("instructions_before,instructions_after,instructions_change"), std::string::npos);
+  EXPECT_NE(csv.find("branch_misses_change"), std::string::npos);
+  EXPECT_NE(csv.find(",1000.000,2000.000,1.00000,"), std::string::npos) << csv;
+  const std::string markdown = comparison_markdown(c);
+  EXPECT_NE(markdown.find("| 1000 → 2000 (+100.0%) | more work |"), std::string::npos) << markdown;
+}
+
+TEST(ExplainCompare, CompareJsonReadsBackAndRefusesAForgedReadingOrChange) {
+  const nlohmann::json good = comparison_json(explained_comparison());
+  ASSERT_EQ(good["rows"][0]["reading"], "more work");
+  EXPECT_EQ(comparison_json(comparison_from_json(good, "compare.json")), good);
+  const std::vector<std::pair<std::function<void(nlohmann::json&)>, std::string>> cases{
+      {[](auto& j) { j["rows"][0]["reading"] = "same work, faster"; },
+       "field 'rows[0].reading' is 'same work, faster', but the rule makes the row's figures 'more work'"},
+      {[](auto& j) { j["rows"][0]["instructions_change"] = 0.0; },
+       "field 'rows[0].instructions_change' is 0.0, but the row's figures make it 1"},
+      {[](auto& j) { j["rows"][0]["instructions_after"] = -5; }, "field 'rows[0].instructions_after' must be a finite number"},
+      {[](auto& j) { j["rows"][0]["instructions_after"] = nullptr; }, "field 'rows[0].work_unavailable' must say why"},
+  };
+  for (const auto& [edit, must_mention] : cases) {
+    nlohmann::json j = good;
+    edit(j);
+    std::string error;
+    try {
+      comparison_from_json(j, "compare.json");
+    } catch (const UsageError& e) {
+      error = e.what();
+    }
+    EXPECT_NE(error.find(must_mention), std::string::npos) << "expected: " << must_mention << "\ngot: " << error;
+  }
+}
+
+}  // namespace
+}  // namespace abench
