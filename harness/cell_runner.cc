@@ -276,6 +276,10 @@ std::string entry_calls(EntrySet entry) {
   return backend::with_entry_set(entry, [](auto calls) { return std::string(decltype(calls)::kCalls); });
 }
 
+const char* entry_functions(EntrySet entry) {
+  return backend::with_entry_set(entry, [](auto calls) { return decltype(calls)::kFunctions; });
+}
+
 std::string verify_cell(const CellSpec& cell, const char* allocator_name, const LoadedPlugin* plugin,
                         EntrySet entry) {
   return with_native_allocator(entry, [&](auto native) {

@@ -25,6 +25,8 @@ std::string verify_cell(const CellSpec& cell, const char* allocator_name, const 
 // leader event per operation becomes the samples.
 // What the entry-point set calls for each operation, in words (recorded with every result).
 std::string entry_calls(EntrySet entry);
+// The allocator's symbols among them, space-separated (allocators/calls/*.h kFunctions).
+const char* entry_functions(EntrySet entry);
 
 CellReport run_cell(const CellSpec& cell, const SamplerConfig& sampler, bool touch,
                     const char* allocator_name, const LoadedPlugin* plugin, Measure measure, EntrySet entry);

@@ -117,6 +117,7 @@ void to_json(nlohmann::json& j, const WorkerHello& h) {
        {"git_revision", h.git_revision}, {"subject", h.subject},
        {"entry_set", h.entry_set}, {"entry_calls", h.entry_calls}};
   if (!h.perf_events.empty()) j["perf_events"] = h.perf_events;
+  if (!h.entry_functions.empty()) j["entry_functions"] = h.entry_functions;
 }
 void from_json(const nlohmann::json& j, WorkerHello& h) {
   read_field(j, "backend", h.backend);
@@ -132,6 +133,7 @@ void from_json(const nlohmann::json& j, WorkerHello& h) {
   h.entry_set = j.value("entry_set", "");
   h.perf_events = j.value("perf_events", "");
   h.entry_calls = j.value("entry_calls", "");
+  if (j.contains("entry_functions")) j.at("entry_functions").get_to(h.entry_functions);
 }
 
 void to_json(nlohmann::json& j, const CellReport& r) {

@@ -91,6 +91,16 @@ struct WorkerRequest {
   bool pin_when_told = false;
 };
 
+// An allocator function the cells call, where this process found it.
+struct EntryFunction {
+  std::string name;    // the symbol the harness calls (mi_malloc)
+  std::string object;  // the file that serves it, resolved
+  std::uint64_t address = 0;       // in this process
+  std::uint64_t file_address = 0;  // in the file (its symbol's value)
+  std::uint64_t size = 0;          // bytes of code (its symbol's size; 0: unknown)
+};
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(EntryFunction, name, object, address, file_address, size)
+
 struct WorkerHello {
   std::string backend;
   std::string allocator_version;
@@ -105,6 +115,7 @@ struct WorkerHello {
   std::string entry_set;    // the entry-point set the cells call ("" before a request: --self-check)
   std::string entry_calls;  // what that set calls for each operation
   std::string perf_events;  // perf measures: which PMU counts the events, and how asked
+  std::vector<EntryFunction> entry_functions;  // harness/entry_functions.h
 };
 
 struct CellReport {

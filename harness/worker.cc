@@ -22,6 +22,7 @@
 #include "build_info.h"
 #include "git_revision.h"
 #include "harness/cell_runner.h"
+#include "harness/entry_functions.h"
 #include "harness/count_runner.h"
 #include "harness/counters.h"
 #include "harness/instruction_counter.h"
@@ -267,6 +268,7 @@ int worker_main(int argc, char** argv) {
   }
   hello.entry_set = name_of(entry);
   hello.entry_calls = entry_calls(entry);
+  hello.entry_functions = resolve_entry_functions(entry_functions(entry));
   const bool counting = counting_interposer_active();
   if (request.mode == WorkerMode::count && !counting)
     return fatal("this is a timed worker and carries no counters; counts come from abench-counter-" + identity.name);

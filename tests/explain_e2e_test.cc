@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <map>
 
 #include <nlohmann/json.hpp>
 
@@ -35,7 +36,7 @@ std::vector<std::map<std::string, std::string>> explained_compare(const std::fil
                                                                    const std::string& after) {
   const auto result = run_cli({"compare", "--baseline", "preload=" + before, "--candidate", "preload=" + after,
                                "--matrix", "pair", "--workload", "pair,allocate", "--size", "32,4096", "--samples",
-                               "3", "--min-batch-ms", "5", "--explain", "--no-report", "--out", out.string()});
+                               "3", "--min-batch-ms", "5", "--explain", "--out", out.string()});
   EXPECT_EQ(result.exit_code, 0) << result.err;
   EXPECT_TRUE(std::filesystem::exists(out / "explain" / "results.json"));
   return read_csv(out / "compare.csv");
@@ -68,6 +69,37 @@ TEST(ExplainEndToEnd, MoreWorkInMallocIsInstructionsUpAndReadsMoreWork) {
   const auto json = nlohmann::json::parse(read_file(dir.path() / "c" / "compare.json"));
   EXPECT_EQ(json["explain"]["processes_per_variant"], 2);
   EXPECT_EQ(json["rows"][0]["reading"], "more work");
+
+  // The hot path: malloc jumps to tiny_allocate, whose spin loop's bound is the difference
+  // (0 in the first build, 400 in the second); free is the same code in both.
+  const auto hot = dir.path() / "c" / "explain" / "hot-path";
+  const auto index = nlohmann::json::parse(read_file(hot / "index.json"));
+  std::map<std::string, int> changed;
+  for (const auto& d : index["diffs"]) changed[d["function"]] = d["changed_lines"];
+  ASSERT_TRUE(changed.contains("malloc") && changed.contains("free")) << index.dump(2);
+  EXPECT_GT(changed["malloc"], 0);
+  EXPECT_EQ(changed["free"], 0);
+  const std::string listing = read_file(hot / "1-malloc.s");
+  EXPECT_NE(listing.find("<malloc>:"), std::string::npos) << listing;
+  EXPECT_NE(listing.find("<tiny_allocate>:"), std::string::npos) << "the callee is followed: " << listing;
+  // Each instruction with its share of the cells' instructions: 400 turns of a six-instruction
+  // loop per malloc make malloc's path nearly all the cells execute, more than in the first
+  // build (where it is a small allocator's whole path, two thirds).
+  const auto shares_in = [&](const char* file) {
+    double sum = 0;
+    for (const std::string& line : testing::split_lines(read_file(hot / file)))
+      if (const std::size_t percent = line.find("% "); percent != std::string::npos && percent < 8)
+        sum += std::stod(line.substr(0, percent));
+    return sum;
+  };
+  EXPECT_GT(shares_in("1-malloc.s"), 90) << read_file(hot / "1-malloc.s");
+  EXPECT_LT(shares_in("0-malloc.s"), shares_in("1-malloc.s") - 10) << read_file(hot / "0-malloc.s");
+  const std::string diff = read_file(hot / "pair0-malloc.diff");
+  EXPECT_NE(diff.find("tiny_allocate"), std::string::npos) << diff;
+  const std::string html = read_file(dir.path() / "c" / "report.html");
+  EXPECT_NE(html.find("<details class=\"hot-path\"><summary><code>malloc</code>: "), std::string::npos);
+  EXPECT_NE(html.find("id=\"figure-work\""), std::string::npos) << "the time-against-instructions figure";
+  EXPECT_TRUE(std::filesystem::exists(dir.path() / "c" / "report" / "work.svg"));
 }
 
 TEST(ExplainEndToEnd, TheSameWorkWithFarReadsHasEqualInstructionsAndMoreMisses) {
@@ -100,6 +132,10 @@ TEST(ExplainEndToEnd, ABuildAgainstACopyOfItselfCountsTheSame) {
     EXPECT_LE(number(row, "work_repeatability"), 0.005);
     EXPECT_TRUE(reads_same_work_or_nothing(row)) << row.at("reading");
   }
+  // The same code on both sides: every function's diff is empty.
+  const auto index = nlohmann::json::parse(read_file(dir.path() / "c" / "explain" / "hot-path" / "index.json"));
+  ASSERT_FALSE(index["diffs"].empty());
+  for (const auto& d : index["diffs"]) EXPECT_TRUE(d["identical"].get<bool>()) << d.dump();
 }
 
 TEST(ExplainEndToEnd, RunPrintsTimeBesideInstructionsAndWritesExplainCsv) {

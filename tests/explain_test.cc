@@ -7,7 +7,12 @@
 
 #include "src/explain/explain_compare.h"
 #include "src/util/errors.h"
+#include "src/explain/callgrind_costs.h"
+#include "src/explain/hot_path_files.h"
 #include "src/explain/work_figures.h"
+#include "src/report/report_hot_path.h"
+#include "src/util/atomic_file.h"
+#include "tests/temp_dir.h"
 #include "src/verdict/compare.h"
 #include "src/verdict/compare_file.h"
 #include "tests/synthetic_results.h"
@@ -130,6 +135,80 @@ TEST(ExplainCompare, CompareJsonReadsBackAndRefusesAForgedReadingOrChange) {
     }
     EXPECT_NE(error.find(must_mention), std::string::npos) << "expected: " << must_mention << "\ngot: " << error;
   }
+}
+
+// callgrind's format: positions absolute, relative (+N, -N) or the same (*); an object named
+// once (by ob= or a call's cob=) and referred to by its id after; a call's inclusive cost
+// (after calls=) is not the calling instruction's own.
+TEST(CallgrindCosts, EachInstructionsOwnIrByObjectAndAddress) {
+  const std::string dump = "version: 1\npositions: instr line\nevents: Ir Dr\n"
+                           "ob=(1) /lib/liba.so\nfn=(1) f\n0x1000 10 3 1\n+4 * 2\n"
+                           "cob=(2) /lib/libb.so\ncfn=(2) g\ncalls=1 0x2000 5\n* * 100\n+2 11 1\n"
+                           "ob=(2)\nfn=(2)\n0x2000 5 7\n-0 * 1\nob=(1)\nfn=(1)\n0x1000 10 1\n"
+                           "totals: 115\n";
+  InstructionCosts costs;
+  EXPECT_EQ(add_instruction_costs(dump, costs), 3u + 2 + 1 + 7 + 1 + 1);
+  EXPECT_EQ(costs["/lib/liba.so"][0x1000], 4u);
+  EXPECT_EQ(costs["/lib/liba.so"][0x1004], 2u) << "the call's 100 is g's, not this instruction's";
+  EXPECT_EQ(costs["/lib/liba.so"][0x1006], 1u);
+  EXPECT_EQ(costs["/lib/libb.so"][0x2000], 8u);
+}
+
+TEST(HotPathFiles, AListingIsComparedWithoutTheAddressesThatMoveBetweenBuilds) {
+  const std::string objdump = "0000000000001190 <tiny_allocate>:\n"
+                              "    1190:\tpush   %r12\n"
+                              "    11c3:\tmov    0x2e86(%rip),%rax        # 4050 <far_stride>\n"
+                              "    11d0:\tjmp    1367 <tiny_allocate+0x1d7>\n"
+                              " 15.66%     11d5:\tbl\t1a2b0 <mi_malloc>\n";
+  EXPECT_EQ(normalised_listing(objdump), "push   %r12\nmov    (%rip),%rax        # <far_stride>\n"
+                                         "jmp    <tiny_allocate+0x1d7>\nbl\t<mi_malloc>\n");
+}
+
+TEST(HotPathFiles, TheIndexReadsBackAndRefusesANameThatIsNoSymbol) {
+  testing::TempDir dir;
+  HotPathIndex index;
+  index.listings.push_back({0, "a", "malloc", "/lib/liba.so", 0x1000, 64, true, ""});
+  index.listings.push_back({1, "b", "malloc", "/lib/libb.so", 0x2000, 80, false, "no objdump"});
+  index.diffs.push_back({0, "malloc", false, 4});
+  nlohmann::json j = hot_path_index_json(index);
+  write_file_atomically(dir.path() / "index.json", j.dump());
+  EXPECT_EQ(hot_path_index_json(read_hot_path_index(dir.path())), j);
+  j["diffs"][0]["function"] = "../../etc/passwd";
+  write_file_atomically(dir.path() / "index.json", j.dump());
+  try {
+    read_hot_path_index(dir.path());
+    ADD_FAILURE() << "a path was taken for a function's name";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("field 'diffs[0].function' must be a symbol"), std::string::npos) << e.what();
+  }
+}
+
+TEST(HotPathFiles, TheReportShowsAPairsListingsAndDiffButNeverFollowsALink) {
+  testing::TempDir dir;
+  const auto hot = dir.path() / kExplainDirectory / kHotPathDirectory;
+  std::filesystem::create_directories(hot);
+  HotPathIndex index;
+  index.listings.push_back({0, "old", "malloc", "/lib/liba.so", 0x1000, 64, true, ""});
+  index.listings.push_back({1, "new", "malloc", "/lib/libb.so", 0x2000, 80, true, ""});
+  index.diffs.push_back({0, "malloc", false, 2});
+  write_file_atomically(hot / "index.json", hot_path_index_json(index).dump());
+  write_file_atomically(hot / listing_file_name(0, "malloc"), "<malloc>:\n 10:\tret\n");
+  write_file_atomically(hot / listing_file_name(1, "malloc"), "<malloc>:\n 10:\tnop\n 11:\tret\n");
+  write_file_atomically(hot / diff_file_name(0, "malloc"), "-ret\n+nop\n+ret\n");
+  std::vector<std::string> warnings;
+  const auto sections = read_report_hot_paths(dir.path(), warnings);
+  ASSERT_EQ(sections.size(), 1u);
+  EXPECT_EQ(sections[0].listings.size(), 2u);
+  EXPECT_EQ(sections[0].listings[1].first, "new: /lib/libb.so");
+  EXPECT_EQ(sections[0].diff, "-ret\n+nop\n+ret\n");
+  EXPECT_TRUE(warnings.empty());
+  // A listing that is a link to another file (a secret beside it) is not read into the page.
+  write_file_atomically(dir.path() / "secret", "private key\n");
+  std::filesystem::remove(hot / listing_file_name(1, "malloc"));
+  std::filesystem::create_symlink(dir.path() / "secret", hot / listing_file_name(1, "malloc"));
+  EXPECT_TRUE(read_report_hot_paths(dir.path(), warnings).empty());
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("is a link"), std::string::npos) << warnings[0];
 }
 
 }  // namespace

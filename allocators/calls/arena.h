@@ -30,6 +30,7 @@ struct Arena {
   static constexpr std::size_t kHeader = 16;  // the block's size, keeping 16-byte alignment
   static constexpr const char* kName = "native";
   static constexpr const char* kCalls = "bump allocation in 1 MiB chunks from malloc; free is a no-op; reset releases all";
+  static constexpr const char* kFunctions = "";  // inline in the worker: no symbol of its own
 
   static inline ArenaState state;
 

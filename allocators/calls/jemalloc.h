@@ -29,6 +29,7 @@ struct JemallocNative {
   static constexpr const char* kCalls =
       "malloc, calloc(1, n), realloc, free at natural alignment; mallocx, mallocx(MALLOCX_ZERO), rallocx, "
       "sdallocx with MALLOCX_ALIGN above";
+  static constexpr const char* kFunctions = "malloc calloc realloc free mallocx rallocx sdallocx";
   static void* allocate(std::size_t size, std::size_t align) noexcept {
     return align <= kJemallocNaturalAlign ? malloc(size) : mallocx(size, align_flag(align));
   }
@@ -56,6 +57,7 @@ struct JemallocRust {
   static constexpr const char* kCalls =
       "tikv-jemallocator: malloc, calloc, realloc when align <= 16 and align <= size, else mallocx, "
       "mallocx(MALLOCX_ZERO), rallocx with MALLOCX_ALIGN; sdallocx(size, flags)";
+  static constexpr const char* kFunctions = "malloc calloc realloc mallocx rallocx sdallocx";
   static int flags(std::size_t align, std::size_t size) noexcept {
     return align <= alignof(std::max_align_t) && align <= size ? 0 : align_flag(align);
   }

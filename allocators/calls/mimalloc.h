@@ -20,6 +20,8 @@ struct MimallocNative {
   static constexpr const char* kCalls =
       "mi_malloc, mi_zalloc, mi_realloc, mi_free; above natural alignment mi_malloc_aligned, "
       "mi_zalloc_aligned, mi_realloc_aligned, mi_free_size_aligned";
+  static constexpr const char* kFunctions =
+      "mi_malloc mi_zalloc mi_realloc mi_free mi_malloc_aligned mi_zalloc_aligned mi_realloc_aligned mi_free_size_aligned";
   static void* allocate(std::size_t size, std::size_t align) noexcept {
     return align <= kMimallocNaturalAlign ? mi_malloc(size) : mi_malloc_aligned(size, align);
   }
@@ -45,6 +47,7 @@ struct MimallocRust {
   static constexpr const char* kName = "rust";
   static constexpr const char* kCalls =
       "mimalloc crate: mi_malloc_aligned, mi_zalloc_aligned, mi_realloc_aligned at every alignment, mi_free";
+  static constexpr const char* kFunctions = "mi_malloc_aligned mi_zalloc_aligned mi_realloc_aligned mi_free";
   static void* allocate(std::size_t size, std::size_t align) noexcept { return mi_malloc_aligned(size, align); }
   static void* allocate_zeroed(std::size_t size, std::size_t align) noexcept { return mi_zalloc_aligned(size, align); }
   static void* grow(void* block, std::size_t, std::size_t new_size, std::size_t align) noexcept {

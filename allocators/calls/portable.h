@@ -21,6 +21,8 @@ struct Portable {
   static constexpr const char* kCalls =
       "malloc, calloc(1, n), realloc, free; above natural alignment posix_memalign (+ memset for zeroed, "
       "+ memcpy and free for grow)";
+  // The allocator's functions among them, by symbol (the hot path --explain disassembles).
+  static constexpr const char* kFunctions = "malloc calloc realloc free posix_memalign";
 
   static void* allocate(std::size_t size, std::size_t align) noexcept {
     if (align <= NaturalAlign) return std::malloc(size);

@@ -21,6 +21,7 @@ struct TcmallocNative {
   static constexpr const char* kCalls =
       "tc_malloc, tc_calloc, tc_realloc, tc_free_sized; above natural alignment tc_posix_memalign (+ memset, "
       "+ memcpy and tc_free for grow) and tc_free";
+  static constexpr const char* kFunctions = "tc_malloc tc_calloc tc_realloc tc_free_sized tc_posix_memalign tc_free";
   static void* allocate(std::size_t size, std::size_t align) noexcept {
     if (align <= kTcmallocNaturalAlign) return tc_malloc(size);
     void* block = nullptr;

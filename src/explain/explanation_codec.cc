@@ -98,7 +98,7 @@ PairExplanation explanation_at(const JsonField& row, TimeMove time) {
 }
 
 nlohmann::json explain_method_json() {
-  return {{"tool", "valgrind --tool=callgrind --collect-atstart=no --cache-sim=yes --branch-sim=yes"},
+  return {{"tool", "valgrind --tool=callgrind --collect-atstart=no --cache-sim=yes --branch-sim=yes --dump-instr=yes"},
           {"processes_per_variant", kExplainProcesses},
           {"operations_per_cell", kInstructionModeOperations},
           {"figures", kWorkFigureNames},

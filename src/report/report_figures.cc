@@ -279,9 +279,47 @@ std::string_view variant_colour(std::size_t index) {
   return kVariantColours[index % std::size(kVariantColours)];
 }
 
+// --explain: each cell's time change against its instructions' change, so that more work
+// (right) and the same work running slower (up, on the vertical axis) separate at a glance.
+std::vector<Figure> draw_work(const ReportModel& model) {
+  std::vector<std::string> kinds;  // the reading's first words: more work, same work, ...
+  std::map<std::string, std::string> blocks;
+  double x_low = 0, x_high = 0, y_low = 0, y_high = 0;  // both axes' zero always in view
+  for (const ReportChange& c : model.changes) {
+    if (!c.instructions_change || !c.change || !std::isfinite(*c.change)) continue;
+    const std::string kind = c.reading.empty() ? "unmoved" : c.reading.substr(0, c.reading.find(" ("));
+    if (blocks.find(kind) == blocks.end()) kinds.push_back(kind);
+    const double x = 100 * *c.instructions_change, y = 100 * *c.change;
+    blocks[kind] += fmt::format("{:.6g} {:.6g}\n", x, y);
+    x_low = std::min(x_low, x), x_high = std::max(x_high, x), y_low = std::min(y_low, y), y_high = std::max(y_high, y);
+  }
+  const auto padded = [](double low, double high) {
+    const double pad = std::max(1.0, 0.08 * (high - low));
+    return fmt::format("[{:.6g}:{:.6g}]", low - pad, high + pad);
+  };
+  if (kinds.empty()) return {};
+  Figure f;
+  f.id = "work";
+  f.title = "Time change against instruction change";
+  f.caption = "Each point is a cell: across, its instructions per operation (counted under callgrind, --explain); up, "
+              "its time change. Points on the vertical line did the same work; their colour is the cell's reading.";
+  std::string plot{kCommon};
+  for (std::size_t i = 0; i < kinds.size(); ++i) plot += fmt::format("$w{} << EOD\n{}EOD\n", i, blocks[kinds[i]]);
+  plot += "set xlabel 'instructions per operation, change (%)'\nset ylabel 'time per operation, change (%)'\n";
+  plot += "set grid xtics ytics lc rgb '#eeeeee'\nset xzeroaxis lc rgb '#333333'\nset yzeroaxis lc rgb '#333333'\n";
+  plot += fmt::format("set xrange {}\nset yrange {}\n", padded(x_low, x_high), padded(y_low, y_high));
+  plot += "plot ";
+  for (std::size_t i = 0; i < kinds.size(); ++i)
+    plot += fmt::format("{}$w{} using 1:2 with points pt 7 ps 0.8 lc rgb '{}' title {}", i ? ", \\\n     " : "", i,
+                        variant_colour(i), gnuplot_string(kinds[i]));
+  f.plot = plot + "\n";
+  return {f};
+}
+
 const std::vector<FigureKind>& figure_kinds() {
   static const std::vector<FigureKind> kinds{
       {"forest", draw_forest},
+      {"work", draw_work},
       {"per-op", draw_per_op},
       {"samples", draw_distributions},
       {"bytes", draw_bytes},

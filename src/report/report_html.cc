@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "src/report/report_hot_path.h"
 #include "src/report/report_writer.h"
 
 namespace abench {
@@ -95,7 +96,7 @@ std::string facts_table(const ReportModel& model) {
 constexpr std::string_view kStyle = R"(body{font-family:'DejaVu Sans',sans-serif;margin:2em auto;max-width:1000px;color:#222}
 table{border-collapse:collapse;font-size:13px;margin:1em 0}th,td{border:1px solid #ccc;padding:2px 6px;text-align:left;vertical-align:top}
 figure{margin:2em 0}figure svg{width:100%;height:auto}figcaption{font-size:13px;color:#444}
-.tally span{font-weight:bold;margin-right:1em}.verdict{font-weight:bold}.warnings li{color:#8a4b00})";
+.tally span{font-weight:bold;margin-right:1em}pre{font-size:12px;background:#f6f6f6;padding:4px;overflow-x:auto}.verdict{font-weight:bold}.warnings li{color:#8a4b00})";
 
 }  // namespace
 
@@ -115,7 +116,7 @@ std::string report_html(const ReportModel& model, const std::vector<RenderedFigu
                        "SVG</a>, <a href=\"report/{0}.png\">PNG</a>, <a href=\"report/{0}.gp\">gnuplot script</a>."
                        "</figcaption>\n</figure>\n",
                        escaped(r.figure.id), escaped(r.figure.title), inline_svg(r), escaped(r.figure.caption));
-  out += changes_table(model) + unmeasured_table(model) + facts_table(model);
+  out += changes_table(model) + hot_path_html(model.hot_paths, escaped) + unmeasured_table(model) + facts_table(model);
   return out + "</body>\n</html>\n";
 }
 

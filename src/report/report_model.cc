@@ -7,6 +7,7 @@
 #include "src/util/errors.h"
 #include "src/results/results_reader.h"
 #include "src/util/text.h"
+#include "src/report/report_hot_path.h"
 #include "src/verdict/compare_file.h"
 #include "src/verdict/gate_file.h"
 #include "src/results/results.h"
@@ -108,6 +109,10 @@ void read_compare(const std::filesystem::path& file, ReportModel& model) {
     put_judgement(change, row.judgement);
     change.problem = row.problem;
     change.verdict = std::string(name_of(row.verdict));
+    if (const auto& e = row.explanation; e && e->before && e->after) {
+      change.instructions_change = relative_change(e->before->at("instructions"), e->after->at("instructions"));
+      change.reading = e->reading;
+    }
     model.changes.push_back(std::move(change));
   }
   for (const std::string& w : c.warnings) model.warnings.push_back(w);
@@ -186,6 +191,7 @@ ReportModel load_report_model(const std::filesystem::path& dir) {
   std::string matrix;
   for (const auto& [key, value] : model.facts)
     if (key == "matrix") matrix = value;
+  model.hot_paths = read_report_hot_paths(dir, model.warnings);
   model.title = matrix.empty() ? "abench " + model.kind : fmt::format("abench {} of {}", model.kind, matrix);
   if (model.unit.empty()) model.unit = "per op";
   return model;

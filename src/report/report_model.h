@@ -31,6 +31,18 @@ struct ReportChange {
   std::string verdict;   // slower, faster, same, unclear, undecided, failed; regression, pass, ...
   std::string problem;
   std::optional<double> threshold;  // a gate's applied threshold
+  // --explain: the instructions' change and the reading (src/explain/work_figures.h)
+  std::optional<double> instructions_change;
+  std::string reading;
+};
+
+// --explain's hot path: one function of a pair of variants (or of a run's variant), as
+// objdump listed it on each side, and the diff of the two (src/report/report_hot_path.h).
+struct ReportHotPath {
+  std::string function;
+  std::vector<std::pair<std::string, std::string>> listings;  // "label: object" -> listing
+  std::optional<std::string> diff;  // a pair's: "" when the normalised listings agree
+  int changed_lines = 0;
 };
 
 struct ReportModel {
@@ -43,6 +55,7 @@ struct ReportModel {
   std::vector<ReportChange> changes;
   std::vector<std::pair<std::string, std::string>> facts;  // conditions and protocol, for the header
   std::vector<std::string> warnings;
+  std::vector<ReportHotPath> hot_paths;
 };
 
 // "64 B, align 256, live 1" (align R:P when the two differ).

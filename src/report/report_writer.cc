@@ -77,6 +77,15 @@ std::filesystem::path write_report(const std::filesystem::path& dir) {
   const std::filesystem::path figures_dir = dir / "report";
   make_output_subdirectory(figures_dir);
   const std::vector<RenderedFigure> rendered = render(report_figures(model), figures_dir);
+  // The hot path's texts beside the figures, for a pull request: section k's diff and its
+  // listings, each side numbered (names checked by its reader).
+  for (std::size_t k = 0; k < model.hot_paths.size(); ++k) {
+    const ReportHotPath& h = model.hot_paths[k];
+    if (h.diff && !h.diff->empty())
+      write_file_atomically(figures_dir / fmt::format("hot-path-{}-{}.diff", k + 1, h.function), *h.diff);
+    for (std::size_t i = 0; i < h.listings.size(); ++i)
+      write_file_atomically(figures_dir / fmt::format("hot-path-{}-{}-{}.s", k + 1, h.function, i + 1), h.listings[i].second);
+  }
   const std::filesystem::path html = dir / "report.html";
   write_file_atomically(html, report_html(model, rendered));
   return html;

@@ -49,7 +49,7 @@ nlohmann::json protocol_json(const RunProtocol& p) {
     j["until_interval"]["budget_rule"] = kBudgetRule;
   }
   if (p.measure == Measure::instructions)
-    j["instructions_mode"] = {{"tool", "valgrind --tool=callgrind --collect-atstart=no --cache-sim=yes --branch-sim=yes"},
+    j["instructions_mode"] = {{"tool", "valgrind --tool=callgrind --collect-atstart=no --cache-sim=yes --branch-sim=yes --dump-instr=yes"},
                               {"operations_per_cell", kInstructionModeOperations},
                               {"jemalloc_malloc_conf", backend_named("jemalloc")->deterministic_env_value}};
   if (is_perf(p.measure)) {
@@ -111,8 +111,10 @@ nlohmann::json results_to_json(const RunResults& r) {
                            {"plugin", spec.plugin}, {"preload", spec.preload}, {"exe", spec.exe},
                            {"env", nlohmann::json::object()}};
     for (const auto& [key, value] : spec.env) variant["env"][key] = value;
-    if (const WorkerHello* hello = hello_of_variant(r, v))
+    if (const WorkerHello* hello = hello_of_variant(r, v)) {
       for (const StoredHelloField& field : kStoredHelloFields) variant[field.key] = hello->*field.member;
+      if (!hello->entry_functions.empty()) variant["entry_functions"] = hello->entry_functions;
+    }
     variants.push_back(std::move(variant));
   }
 

@@ -54,6 +54,17 @@ Variant variant_from(const JsonField& v, std::optional<WorkerHello>& hello) {
     h.backend = variant.backend;
     for (const StoredHelloField& field : kStoredHelloFields)
       if (v.has(field.key)) h.*field.member = v.at(field.key).text();
+    if (v.has("entry_functions")) {
+      const JsonField functions = v.at("entry_functions");
+      constexpr auto kMax = std::numeric_limits<std::uint64_t>::max();
+      for (std::size_t i = 0; i < functions.size_of_list(); ++i) {
+        const JsonField f = functions.at(i);
+        h.entry_functions.push_back({f.at("name").text(), f.at("object").text(),
+                                     f.at("address").whole<std::uint64_t>(0, kMax),
+                                     f.at("file_address").whole<std::uint64_t>(0, kMax),
+                                     f.at("size").whole<std::uint64_t>(0, kMax)});
+      }
+    }
     hello = std::move(h);
   }
   return variant;

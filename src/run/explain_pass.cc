@@ -4,6 +4,7 @@
 
 #include "src/machine/virtualization.h"
 #include "src/run/execute.h"
+#include "src/run/hot_path.h"
 #include "src/util/errors.h"
 
 namespace abench {
@@ -62,6 +63,11 @@ RunResults run_explain_pass(const Plan& timed, const Matrix& matrix, const std::
   fmt::print(stderr, "explain: {} cells under callgrind (cache and branch simulation), {} instrumented processes a "
              "variant, into {}\n", plan.cells.size(), kExplainProcesses, out.string());
   RunResults results = execute_plan(std::move(plan), instrumented, out, command_line, resume);
+  if (!results.interrupted_by) {
+    const HotPathIndex hot = write_hot_paths(results, out);
+    fmt::print(stderr, "explain: {} entry functions disassembled, {} pairs of them diffed, in {}/{}\n",
+               hot.listings.size(), hot.diffs.size(), out.string(), kHotPathDirectory);
+  }
   return results;
 }
 

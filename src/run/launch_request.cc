@@ -47,7 +47,8 @@ LaunchRequest make_launch_request(const RunResults& results, const Job& job, con
     // Collection starts off; the worker switches it on around each measured region and
     // reads its dumps from this directory. --cache-sim adds data reads, writes and misses,
     // --branch-sim branches and mispredictions (harness/instruction_counter.h).
-    request.arguments = {"--tool=callgrind", "--collect-atstart=no", "--cache-sim=yes", "--branch-sim=yes",
+    // --dump-instr: each instruction's cost, for the hot path's annotation.
+    request.arguments = {"--tool=callgrind", "--collect-atstart=no", "--cache-sim=yes", "--branch-sim=yes", "--dump-instr=yes",
                          "--callgrind-out-file=" + hooks.callgrind_dir + "/callgrind.%p", "--", request.executable};
     request.executable = hooks.valgrind;
     request.environment.emplace_back("ABENCH_CALLGRIND_DIR", hooks.callgrind_dir);

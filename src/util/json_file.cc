@@ -27,21 +27,21 @@ std::string line_and_column(const std::string& text, std::size_t byte_offset) {
   return fmt::format("line {}, column {}", line, column);
 }
 
-namespace {
-
-std::string read_bounded(const std::string& path, const std::string& what) {
+std::string read_bounded_file(const std::string& path, const std::string& what, std::uintmax_t max_bytes,
+                              bool follow_links) {
   namespace fs = std::filesystem;
   std::error_code ec;
-  const fs::file_status status = fs::status(path, ec);
+  const fs::file_status status = follow_links ? fs::status(path, ec) : fs::symlink_status(path, ec);
   if (ec || !fs::exists(status))
     throw UsageError(fmt::format("{}: cannot read {}: no such file", path, what));
-  if (fs::is_directory(status)) throw UsageError(fmt::format("{}: is a directory, not {} (a JSON file)", path, what));
-  if (!fs::is_regular_file(status))
-    throw UsageError(fmt::format("{}: not a regular file: {} must be a JSON file", path, what));
+  if (fs::is_symlink(status)) throw UsageError(fmt::format("{}: is a link; {} must be a file of its own", path, what));
+  if (fs::is_directory(status)) throw UsageError(fmt::format("{}: is a directory, not {}", path, what));
+  if (!fs::is_regular_file(status)) throw UsageError(fmt::format("{}: not a regular file: {} must be one", path, what));
   const std::uintmax_t bytes = fs::file_size(path, ec);
-  if (!ec && bytes > kMaxJsonFileBytes)
-    throw UsageError(fmt::format("{}: {} is {} bytes; abench reads JSON files of at most {} MiB", path, what, bytes,
-                                 kMaxJsonFileBytes >> 20));
+  if (!ec && bytes > max_bytes)
+    throw UsageError(fmt::format("{}: {} is {} bytes; abench reads files of at most {}", path, what, bytes,
+                                 max_bytes % (1u << 20) == 0 ? fmt::format("{} MiB", max_bytes >> 20)
+                                                             : fmt::format("{} KiB", max_bytes >> 10)));
   std::ifstream in(path, std::ios::binary);
   if (!in) throw UsageError(fmt::format("{}: cannot read {}", path, what));
   std::stringstream text;
@@ -49,10 +49,8 @@ std::string read_bounded(const std::string& path, const std::string& what) {
   return text.str();
 }
 
-}  // namespace
-
 nlohmann::json read_json_file(const std::string& path, const std::string& what) {
-  const std::string text = read_bounded(path, what);
+  const std::string text = read_bounded_file(path, what, kMaxJsonFileBytes);
   std::vector<std::set<std::string>> keys_of_open_objects;
   const auto check = [&](int depth, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
     using Event = nlohmann::json::parse_event_t;

@@ -19,6 +19,11 @@ inline constexpr int kMaxJsonDepth = 64;
 // "line L, column C" of a byte offset in text (1-based), for parse errors.
 std::string line_and_column(const std::string& text, std::size_t byte_offset);
 
+// A regular file of at most max_bytes, whole; a link is refused unless follow_links. Throws
+// UsageError naming the file and what was wrong.
+std::string read_bounded_file(const std::string& path, const std::string& what, std::uintmax_t max_bytes,
+                              bool follow_links = true);
+
 // Reads and parses `path`; `what` names it in messages ("the matrix"). Throws UsageError:
 // "<path>: cannot read <what>: ...", "<path>: malformed JSON at line L, column C: ...", ...
 nlohmann::json read_json_file(const std::string& path, const std::string& what);

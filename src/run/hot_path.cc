@@ -1,0 +1,249 @@
+#include "src/run/hot_path.h"
+
+#include <unistd.h>
+
+#include <fstream>
+#include <map>
+#include <regex>
+#include <sstream>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "src/explain/callgrind_costs.h"
+#include "src/run/process_launcher.h"
+#include "src/util/atomic_file.h"
+#include "src/util/text.h"
+
+namespace abench {
+namespace {
+
+// The objdump that reads the object's architecture (its ELF header's e_machine).
+std::string objdump_for(const std::string& object) {
+  std::ifstream in(object, std::ios::binary);
+  unsigned char header[20] = {};
+  if (!in.read(reinterpret_cast<char*>(header), sizeof header) || header[0] != 0x7f || header[1] != 'E')
+    return "";
+  const int machine = header[18] | header[19] << 8;
+  constexpr int kX86_64 = 62, kAarch64 = 183;
+#if defined(__x86_64__)
+  const int here = kX86_64;
+#elif defined(__aarch64__)
+  const int here = kAarch64;
+#else
+  const int here = -1;
+#endif
+  const std::string tool = machine == here         ? "/usr/bin/objdump"
+                           : machine == kAarch64   ? "/usr/bin/aarch64-linux-gnu-objdump"
+                           : machine == kX86_64    ? "/usr/bin/x86_64-linux-gnu-objdump"
+                                                   : "";
+  return access(tool.c_str(), X_OK) == 0 ? tool : "";
+}
+
+struct ToolOutput {
+  bool ok = false;
+  std::string out, problem;
+};
+
+ToolOutput run_tool(const std::string& tool, std::vector<std::string> arguments, int ok_exit_codes = 0) {
+  ProcessLauncher launcher;
+  LaunchRequest request{tool, std::move(arguments), {}, "", 60};
+  request.output_tail_bytes = std::size_t{16} << 20;
+  const LaunchOutcome o = launcher.run(request, [](std::string_view) { return 0.0; });
+  ToolOutput r;
+  r.ok = o.started && o.signal == 0 && !o.timed_out && o.exit_code >= 0 && o.exit_code <= ok_exit_codes;
+  r.out = o.stdout_tail;
+  if (!r.ok) r.problem = fmt::format("{} failed ({}): {}", tool, describe(o), printable_tail(o.stderr_tail, 300));
+  return r;
+}
+
+// An object's functions by start address: name and size (nm -S, its static and dynamic
+// tables: a stripped library has only the second).
+using SymbolTable = std::map<std::uint64_t, std::pair<std::string, std::uint64_t>>;
+
+SymbolTable symbols_of(const std::string& nm, const std::string& object) {
+  SymbolTable table;
+  for (const char* which : {"--defined-only", "--dynamic"}) {
+    const ToolOutput listed = run_tool(nm, {"-S", "--defined-only", which, object}, 1);
+    std::istringstream lines(listed.out);
+    for (std::string line; std::getline(lines, line);) {
+      std::istringstream words(line);
+      std::string address, size, type, name;
+      if (!(words >> address >> size >> type >> name) || (type != "t" && type != "T" && type != "W" && type != "i"))
+        continue;
+      name = name.substr(0, name.find('@'));  // malloc@@GLIBC_2.2.5
+      table.emplace(std::stoull(address, nullptr, 16), std::pair{name, std::stoull(size, nullptr, 16)});
+    }
+  }
+  return table;
+}
+
+// objdump's listing of [start, start + size), from its label on.
+ToolOutput listing_of(const std::string& objdump, const std::string& object, std::uint64_t start, std::uint64_t size) {
+  ToolOutput r = run_tool(objdump, {"-d", "--no-show-raw-insn", fmt::format("--start-address={:#x}", start),
+                                    fmt::format("--stop-address={:#x}", start + size), object});
+  if (!r.ok) return r;
+  const std::size_t label = r.out.find(">:\n");
+  const std::size_t from = label == std::string::npos ? std::string::npos : r.out.rfind('\n', label);
+  if (from != std::string::npos) r.out = r.out.substr(from + 1);
+  return r;
+}
+
+// The function and what it calls or jumps to at a function's start in the same object, two
+// calls deep, at most kMaxFunctions in all: the hot path, not only its first frame (malloc is
+// often a jump to the allocator's own function).
+constexpr int kCallDepth = 2;
+constexpr std::size_t kMaxFunctions = 12;
+
+ToolOutput disassemble(const EntryFunction& f) {
+  const std::string objdump = objdump_for(f.object);
+  if (objdump.empty())
+    return {false, "", "no objdump for " + f.object + "'s architecture (apt-get install binutils, or "
+                       "binutils-aarch64-linux-gnu for an aarch64 object)"};
+  if (f.size == 0) return {false, "", "the symbol has no size in " + f.object};
+  const std::string nm = objdump.substr(0, objdump.size() - std::string_view("objdump").size()) + "nm";
+  const SymbolTable symbols = symbols_of(nm, f.object);
+  static const std::regex direct(R"((?:call|callq|jmp|jmpq|bl|b)\s+([0-9a-f]+) <[^>+]*>)");
+  std::set<std::uint64_t> seen{f.file_address};
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> frontier{{f.file_address, f.size}};
+  ToolOutput all{true, "", ""};
+  for (int depth = 0; depth <= kCallDepth && !frontier.empty(); ++depth) {
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> next;
+    for (const auto& [start, size] : frontier) {
+      ToolOutput one = listing_of(objdump, f.object, start, size);
+      if (!one.ok) return one;
+      all.out += (all.out.empty() ? "" : "\n") + one.out;
+      for (std::sregex_iterator m(one.out.begin(), one.out.end(), direct), end; m != end; ++m) {
+        const std::uint64_t target = std::stoull((*m)[1].str(), nullptr, 16);
+        const auto callee = symbols.find(target);
+        if (callee == symbols.end() || callee->second.second == 0 || seen.size() >= kMaxFunctions ||
+            !seen.insert(target).second)
+          continue;
+        next.emplace_back(target, callee->second.second);
+      }
+    }
+    frontier = std::move(next);
+  }
+  if (normalised_listing(all.out).empty()) return {false, "", "objdump showed no instruction of it in " + f.object};
+  return all;
+}
+
+int changed_lines(const std::string& diff) {
+  int n = 0;
+  std::size_t at = 0;
+  while (at < diff.size()) {
+    const std::size_t end = diff.find('\n', at);
+    const std::string_view line(diff.data() + at, (end == std::string::npos ? diff.size() : end) - at);
+    if ((line.starts_with("+") && !line.starts_with("+++")) || (line.starts_with("-") && !line.starts_with("---"))) ++n;
+    if (end == std::string::npos) break;
+    at = end + 1;
+  }
+  return n;
+}
+
+// What each variant's cells cost per instruction under callgrind: the dumps of its
+// instrumented processes (callgrind.PID.N, one a cell), and their instructions in all.
+struct VariantCosts {
+  InstructionCosts costs;
+  std::uint64_t total = 0;
+};
+
+std::vector<VariantCosts> costs_by_variant(const RunResults& results, const std::filesystem::path& callgrind_dir) {
+  std::vector<VariantCosts> out(results.plan.variants.size());
+  std::error_code ec;
+  for (const WorkerRecord& w : results.workers) {
+    if (!w.hello || w.job.variant >= out.size()) continue;
+    const std::string prefix = fmt::format("callgrind.{}.", w.hello->pid);
+    for (const auto& entry : std::filesystem::directory_iterator(callgrind_dir, ec)) {
+      const std::string name = entry.path().filename().string();
+      if (!name.starts_with(prefix) || !entry.is_regular_file()) continue;
+      std::ifstream in(entry.path(), std::ios::binary);
+      std::stringstream text;
+      text << in.rdbuf();
+      out[w.job.variant].total += add_instruction_costs(text.str(), out[w.job.variant].costs);
+    }
+  }
+  return out;
+}
+
+std::string canonical_text(const std::string& path) {
+  std::error_code ec;
+  const auto resolved = std::filesystem::canonical(path, ec);
+  return ec ? path : resolved.string();
+}
+
+// Each instruction of the listing with its share of the variant's counted instructions in
+// front ("  2.31% "; blank where it never ran).
+std::string annotated(const std::string& listing, const std::string& object, const VariantCosts& v) {
+  const std::map<std::uint64_t, std::uint64_t>* costs = nullptr;
+  for (const auto& [file, by_address] : v.costs)
+    if (canonical_text(file) == canonical_text(object)) costs = &by_address;
+  if (costs == nullptr || v.total == 0) return listing;
+  static const std::regex address(R"(^\s*([0-9a-f]+):)");
+  std::istringstream in(listing);
+  std::string out;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty()) {
+      out += "\n";
+      continue;
+    }
+    std::smatch m;
+    std::string share(8, ' ');
+    if (std::regex_search(line, m, address))
+      if (const auto hit = costs->find(std::stoull(m[1].str(), nullptr, 16)); hit != costs->end() && hit->second)
+        share = fmt::format("{:6.2f}% ", 100.0 * static_cast<double>(hit->second) / static_cast<double>(v.total));
+    out += share + line + "\n";
+  }
+  return out;
+}
+
+}  // namespace
+
+HotPathIndex write_hot_paths(const RunResults& results, const std::filesystem::path& explain_dir) {
+  const std::filesystem::path dir = explain_dir / kHotPathDirectory;
+  std::filesystem::create_directories(dir);
+  HotPathIndex index;
+  std::vector<std::map<std::string, std::string>> normalised(results.plan.variants.size());
+  const std::vector<VariantCosts> costs = costs_by_variant(results, explain_dir / "callgrind");
+  for (std::size_t v = 0; v < results.plan.variants.size(); ++v) {
+    const WorkerHello* hello = hello_of_variant(results, v);
+    if (hello == nullptr) continue;
+    std::set<std::string> seen;
+    for (const EntryFunction& f : hello->entry_functions) {
+      if (!is_function_name(f.name) || !seen.insert(f.name).second) continue;
+      FunctionListing listing{v, results.plan.variants[v].label(), f.name, f.object, f.file_address, f.size, false, ""};
+      const ToolOutput listed = disassemble(f);
+      if (listed.ok) {
+        write_file_atomically(dir / listing_file_name(v, f.name), annotated(listed.out, f.object, costs[v]));
+        normalised[v][f.name] = normalised_listing(listed.out);
+        listing.listed = true;
+      } else {
+        listing.problem = listed.problem;
+      }
+      index.listings.push_back(std::move(listing));
+    }
+  }
+  for (std::size_t pair = 0; !results.plan.partner.empty() && 2 * pair + 1 < normalised.size(); ++pair)
+    for (const auto& [function, before] : normalised[2 * pair]) {
+      const auto after = normalised[2 * pair + 1].find(function);
+      if (after == normalised[2 * pair + 1].end()) continue;
+      // diff reads files: the two normalised listings, beside the diff they make.
+      const auto a = dir / fmt::format("pair{}-{}.before", pair, function);
+      const auto b = dir / fmt::format("pair{}-{}.after", pair, function);
+      write_file_atomically(a, before);
+      write_file_atomically(b, after->second);
+      const ToolOutput diff = run_tool("/usr/bin/diff", {"-u", "--label", results.plan.variants[2 * pair].label(),
+                                                         "--label", results.plan.variants[2 * pair + 1].label(),
+                                                         a.string(), b.string()},
+                                       1);
+      std::filesystem::remove(a);
+      std::filesystem::remove(b);
+      if (!diff.ok) continue;
+      write_file_atomically(dir / diff_file_name(pair, function), diff.out);
+      index.diffs.push_back({pair, function, diff.out.empty(), changed_lines(diff.out)});
+    }
+  write_file_atomically(dir / "index.json", hot_path_index_json(index).dump(2) + "\n");
+  return index;
+}
+
+}  // namespace abench
