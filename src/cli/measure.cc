@@ -118,6 +118,7 @@ void apply_overrides(Matrix& m, const MeasureOptions& o, const std::vector<std::
   if ((o.until_interval_percent || o.budget_s) && p.measure == Measure::instructions)
     throw UsageError(fmt::format("option {}: --measure instructions repeats its counts exactly, so more rounds "
                                  "narrow nothing; leave it out", o.budget_s ? "--budget" : "--until-interval"));
+  if (o.explain) check_explain_combination(p.measure, o.shard.has_value());
   // Perf counters that cannot be opened here are an error before anything runs, never a
   // run of made-up or empty figures.
   if (is_perf(p.measure))
@@ -134,7 +135,7 @@ void apply_overrides(Matrix& m, const MeasureOptions& o, const std::vector<std::
       throw UsageError(fmt::format("--measure instructions: not supported under emulation ({}): callgrind cannot run "
                                    "an emulated worker; nothing was measured. Count on the machine itself",
                                    *emulator));
-  if (o.explain) check_explain_possible(p.measure, o.shard.has_value());
+  if (o.explain) check_explain_possible_here();
   if (p.measure == Measure::instructions) p.samples = 1;  // every sample would be the same, unless asked
   for (const auto& [key, value] : o.protocol)
     if (const std::string wrong = set_protocol_field(*protocol_field(key), value, p); !wrong.empty())

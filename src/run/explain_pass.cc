@@ -1,5 +1,7 @@
 #include "src/run/explain_pass.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "src/machine/virtualization.h"
@@ -9,11 +11,14 @@
 
 namespace abench {
 
-void check_explain_possible(Measure measure, bool sharded) {
+void check_explain_combination(Measure measure, bool sharded) {
   if (measure == Measure::instructions)
     throw UsageError("option --explain: --measure instructions already counts the instructions (and the simulated "
                      "misses); --explain adds them to a timed run");
   if (sharded) throw UsageError("option --explain: not with --shard (explain the cells in one run)");
+}
+
+void check_explain_possible_here() {
   if (const auto emulator = emulator_of_this_process())
     throw UsageError(fmt::format("option --explain: not supported under emulation ({}): callgrind cannot run an "
                                  "emulated worker; nothing was measured", *emulator));
@@ -65,7 +70,8 @@ RunResults run_explain_pass(const Plan& timed, const Matrix& matrix, const std::
   RunResults results = execute_plan(std::move(plan), instrumented, out, command_line, resume);
   if (!results.interrupted_by) {
     const HotPathIndex hot = write_hot_paths(results, out);
-    fmt::print(stderr, "explain: {} entry functions disassembled, {} pairs of them diffed, in {}/{}\n",
+    const auto listed = std::count_if(hot.listings.begin(), hot.listings.end(), [](const auto& l) { return l.listed; });
+    fmt::print(stderr, "explain: {} of {} entry functions disassembled, {} pairs of them diffed, in {}/{}\n", listed,
                hot.listings.size(), hot.diffs.size(), out.string(), kHotPathDirectory);
   }
   return results;

@@ -15,10 +15,12 @@
 
 namespace abench {
 
+// UsageError when --explain is combined with what it cannot go with anywhere: --measure
+// instructions (it counts already) or --shard. Checked before what this machine can do.
+void check_explain_combination(Measure measure, bool sharded);
 
-// UsageError (EnvironmentError without valgrind) when --explain cannot run, before anything
-// is measured: under --measure instructions (it counts already), --shard, or emulation.
-void check_explain_possible(Measure measure, bool sharded);
+// UsageError under emulation, EnvironmentError without valgrind: --explain cannot run here.
+void check_explain_possible_here();
 
 // The protocol of the instrumented pass, from the timed run's.
 RunProtocol explain_protocol(const RunProtocol& timed);
