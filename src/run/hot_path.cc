@@ -89,6 +89,22 @@ ToolOutput listing_of(const std::string& objdump, const std::string& object, std
   return r;
 }
 
+// The listing with objdump's name for the entry function replaced by the one asked for:
+// objdump names an address after one of its aliases (mi_malloc's after __libc_malloc,
+// mi_free's after _ZdaPv), which reads as if the wrong function had been shown.
+std::string named_as_asked(std::string listing, const std::string& name) {
+  const std::size_t open = listing.find('<'), close = listing.find(">:\n");
+  if (open == std::string::npos || close == std::string::npos || close < open) return listing;
+  const std::string alias = listing.substr(open + 1, close - open - 1);
+  if (alias == name) return listing;
+  for (const std::string suffix : {">", "+"}) {
+    const std::string from = "<" + alias + suffix, to = "<" + name + suffix;
+    for (std::size_t at = listing.find(from); at != std::string::npos; at = listing.find(from, at + to.size()))
+      listing.replace(at, from.size(), to);
+  }
+  return listing;
+}
+
 // The function and what it calls or jumps to at a function's start in the same object, two
 // calls deep, at most kMaxFunctions in all: the hot path, not only its first frame (malloc is
 // often a jump to the allocator's own function).
@@ -125,6 +141,7 @@ ToolOutput disassemble(const EntryFunction& f) {
     frontier = std::move(next);
   }
   if (normalised_listing(all.out).empty()) return {false, "", "objdump showed no instruction of it in " + f.object};
+  all.out = named_as_asked(std::move(all.out), f.name);
   return all;
 }
 
