@@ -269,6 +269,25 @@ TEST(InterruptEndToEnd, SigintKeepsWhatIsFinishedAndResumeEndsLikeAnUninterrupte
   EXPECT_EQ(run_cli({"run", "--resume", out.string(), "--samples", "5"}).exit_code, 2);
 }
 
+TEST(InterruptEndToEnd, AnInterruptedRunOfAPreloadedLibraryResumesWithIt) {
+  testing::TempDir dir;
+  const auto out = dir.path() / "run";
+  Background abench({"run", "--variant", std::string("preload=") + TINY_V1, "--matrix", "quick", "--workload",
+                     "allocate,append", "--size", "64,4096", "--live", "1,64", "--samples", "3", "--processes",
+                     "3", "--min-batch-ms", "20", "--out", out.string()},
+                    dir.path());
+  ASSERT_TRUE(wait_for_measurements(out / "results.json", 2, 60)) << read_file(abench.err);
+  kill(abench.pid, SIGINT);
+  EXPECT_EQ(abench.wait_exit(), 130);
+  const CliResult resumed = run_cli({"run", "--resume", out.string()});
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.out << resumed.err;
+  const auto done = nlohmann::json::parse(read_file(out / "results.json"));
+  EXPECT_TRUE(done["complete"].get<bool>());
+  ASSERT_EQ(done["variants"].size(), 1u);
+  EXPECT_EQ(done["variants"][0]["preload"], TINY_V1);  // the resumed half measured the same library
+  for (const auto& cell : done["cells"]) EXPECT_EQ(cell["processes"].size(), 3u) << cell.dump();
+}
+
 TEST(InterruptEndToEnd, AnInterruptedCompareWritesItsReportForWhatIsCompleteAndResumes) {
   testing::TempDir dir;
   const auto out = dir.path() / "cmp";

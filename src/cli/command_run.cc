@@ -16,12 +16,18 @@
 #include "src/results/results_writers.h"
 #include "src/run/worker_registry.h"
 #include "src/run/execute.h"
+#include "src/run/preflight.h"
+#include "src/run/process_launcher.h"
 #include "src/util/text.h"
 
 namespace abench {
 
 CLI::App* register_run_command(CLI::App& app, RunOptions& o) {
   CLI::App* cmd = app.add_subcommand("run", "Measure a matrix; write results.json, results.csv and a table");
+  cmd->add_option("--variant", o.variants,
+                  "Measure this variant instead of the matrix's backends x policies; repeatable. As compare's "
+                  "--baseline: backend=,policy=,entry=,plugin=,preload=,exe=,env=K=V,label=")
+      ->allow_extra_args(false);
   add_measure_options(*cmd, o.measure);
   cmd->add_option("--out", o.out, "Output directory (default: results/<time>-<matrix>)")->check(kNotEmpty);
   cmd->add_option("--save-baseline", o.save_baseline, "Also store the results as results/baselines/NAME/ for abench gate");
@@ -29,11 +35,41 @@ CLI::App* register_run_command(CLI::App& app, RunOptions& o) {
   return cmd;
 }
 
+namespace {
+
+// The variants --variant names, each spec expanded over what it leaves open (the matrix's
+// backends and policies), in the order given.
+std::vector<Variant> variants_named(const RunOptions& o, const Matrix& matrix, const std::vector<std::string>& built) {
+  std::vector<Variant> variants;
+  for (const std::string& spec : o.variants)
+    for (Variant& v : expand_variant_spec(parse_variant_spec(spec, "--variant", built), matrix))
+      variants.push_back(std::move(v));
+  // A stored baseline keeps the built workers (src/cli/stored_baseline.h), not a library,
+  // plugin, other build or setting: the gate would measure something else beside it.
+  if (o.save_baseline)
+    for (const Variant& v : variants)
+      if (!v.plugin.empty() || !v.preload.empty() || !v.exe.empty() || !v.env.empty())
+        throw UsageError(fmt::format("option --save-baseline: variant '{}' names a plugin, preload, exe or env, which "
+                                     "a stored baseline cannot keep (it stores the built workers); gate such a build "
+                                     "with abench gate --baseline/--candidate or abench compare --gate", v.label()));
+  return variants;
+}
+
+}  // namespace
+
 int run_command(const RunOptions& o, const std::vector<std::string>& command_line) {
   if (o.save_baseline) baseline_store(*o.save_baseline, "--save-baseline");  // checked before anything runs
-  const Matrix matrix = load_measure_matrix(o.measure, built_backends());
-  Plan plan = shard_if_asked(make_plan(matrix, matrix.protocol.seed), matrix, o.measure);
+  const auto built = built_backends();
+  const Matrix matrix = load_measure_matrix(o.measure, built);
+  const std::vector<Variant> variants = variants_named(o, matrix, built);
+  Plan plan = shard_if_asked(variants.empty() ? make_plan(matrix, matrix.protocol.seed)
+                                              : make_variant_plan(matrix, variants, matrix.protocol.seed),
+                             matrix, o.measure);
   check_resumed_command_trusted(o.measure, plan.variants, o.save_baseline);
+  if (!variants.empty()) {  // what the user's build is checked before the run, as compare does
+    ProcessLauncher launcher;
+    preflight_variants(plan.variants, matrix.protocol.counts, launcher);
+  }
   const bool resume = !o.measure.resume.empty();
   const auto dir = prepare_output_dir(o.out, matrix.name, resume);  // after all validation
   const auto start = std::chrono::steady_clock::now();

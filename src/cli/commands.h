@@ -69,6 +69,9 @@ std::vector<std::string> command_line_to_parse(int argc, char** argv, ResumeRequ
 
 struct RunOptions {
   MeasureOptions measure;
+  // --variant SPEC, repeatable: what to measure instead of the matrix's backends x policies
+  // (compare's spec syntax, src/plan/variant.h)
+  std::vector<std::string> variants;
   std::string out;
   std::optional<std::string> save_baseline;  // store results.json as results/baselines/NAME/ ('' is refused)
 };

@@ -130,6 +130,10 @@ CellSummary summarize(const CellRecord& record, int expected_processes, Measure 
 }
 
 const WorkerHello* hello_of_variant(const RunResults& results, std::size_t variant) {
+  // A timed worker's first: a counting worker serves malloc through its own counting
+  // wrappers, so its entry functions are those wrappers, not the allocator's.
+  for (const auto& w : results.workers)
+    if (w.job.variant == variant && w.hello && w.job.mode == WorkerMode::time) return &*w.hello;
   for (const auto& w : results.workers)
     if (w.job.variant == variant && w.hello) return &*w.hello;
   if (variant < results.stored_hellos.size() && results.stored_hellos[variant]) return &*results.stored_hellos[variant];

@@ -165,7 +165,8 @@ ProcessSamples samples_of(const CellRecord& cell);
 // floors and thresholds name cells by it).
 std::string cell_key(const RunResults& results, const CellRecord& cell);
 
-// Allocator version and malloc object reported by the first worker of each variant.
+// Allocator version, malloc object and entry functions reported by the first timed worker
+// of each variant (a counting worker where none was timed).
 const WorkerHello* hello_of_variant(const RunResults& results, std::size_t variant);
 
 // What results.json keeps of a variant's worker hello, under which name: written by

@@ -20,6 +20,14 @@ std::string per_buffer(std::uint64_t total, std::uint64_t buffers) {
   return fmt::format("{:.2f}", static_cast<double>(total) / static_cast<double>(buffers));
 }
 
+// A variant that is more than a backend and a policy (run --variant preload=..., exe=,
+// plugin=, env=, label=) is named in a first column, or two such rows would read alike.
+bool names_variants(const RunResults& r) {
+  for (const Variant& v : r.plan.variants)
+    if (v.label() != v.backend + "/" + std::string(name_of(v.policy))) return true;
+  return false;
+}
+
 }  // namespace
 
 std::string results_to_table(const RunResults& r) {
@@ -49,7 +57,13 @@ std::string results_to_table(const RunResults& r) {
                     k ? per_buffer(k->requested_bytes, k->operations) : "-",
                     k ? range(k->usable_bytes_min, k->usable_bytes_max) : "-", note});
   }
-  return aligned_columns(rows, kNumeric);
+  if (!names_variants(r)) return aligned_columns(rows, kNumeric);
+  rows[0].insert(rows[0].begin(), "variant");
+  for (std::size_t i = 1; i < rows.size(); ++i)
+    rows[i].insert(rows[i].begin(), r.plan.variants[r.cells[i - 1].cell.variant].label());
+  std::vector<bool> numeric = kNumeric;
+  numeric.insert(numeric.begin(), false);
+  return aligned_columns(rows, numeric);
 }
 
 }  // namespace abench
