@@ -71,7 +71,8 @@ TEST(Escaping, CsvCellsASpreadsheetWouldTakeForAFormulaStartWithAQuoteAndFigures
   EXPECT_EQ(csv_field("\tx"), "'\tx");
   EXPECT_EQ(csv_field("=a,b"), "\"'=a,b\"");
   for (const char* figure : {"-0.052", "+3", "-1e-05", "12.5", "-"})
-    EXPECT_EQ(csv_field(figure), std::string(figure) == "-" ? "'-" : figure);
+    EXPECT_EQ(csv_field(figure), figure);  // a lone "-" (no figure) is text to a spreadsheet, no formula
+  EXPECT_EQ(csv_field("--1"), "'--1");
   EXPECT_EQ(csv_field("system/exact"), "system/exact");
 }
 

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "src/util/errors.h"
 #include "src/plan/plan.h"
 #include "tests/test_matrix.h"
@@ -81,6 +83,45 @@ TEST(Plan, CountingRunsComeFirstOneFreshProcessPerCell) {
     EXPECT_EQ(plan.jobs[i].cell_ids, (std::vector<int>{static_cast<int>(i)}));
   }
   for (std::size_t i = 8; i < plan.jobs.size(); ++i) EXPECT_EQ(plan.jobs[i].mode, WorkerMode::time);
+}
+
+TEST(Plan, AContextPlanPairsFreshProcessesPerCellWithOneInMatrixProcessARound) {
+  Matrix m = small_matrix({"system"}, 2);  // 4 cells
+  m.protocol.counts = true;
+  const Plan plan = make_context_plan(m, matrix_variants(m), 1);
+  ASSERT_EQ(plan.variants.size(), 2u);
+  EXPECT_EQ(plan.variants[0].label(), "system/exact (fresh)");
+  EXPECT_EQ(plan.variants[1].label(), "system/exact");
+  ASSERT_EQ(plan.partner.size(), 8u);
+  EXPECT_EQ(plan.partner[0], 4);
+  std::size_t fresh_counts = 0, matrix_counts = 0, leading = 0;
+  std::map<int, int> fresh_timed, matrix_timed;  // processes per round
+  for (std::size_t i = 0; i < plan.jobs.size(); ++i) {
+    const Job& job = plan.jobs[i];
+    if (job.mode == WorkerMode::count) {
+      EXPECT_EQ(leading, i) << "counting jobs come first";
+      ++leading;
+      if (job.variant == 0) {
+        ++fresh_counts;
+        EXPECT_EQ(job.cell_ids.size(), 1u);
+      } else {
+        ++matrix_counts;  // one process over every cell: the history the timed processes have
+        EXPECT_EQ(job.cell_ids, (std::vector<int>{4, 5, 6, 7}));
+      }
+      continue;
+    }
+    if (job.variant == 0) {
+      EXPECT_EQ(job.cell_ids.size(), 1u);
+      ++fresh_timed[job.round];
+    } else {
+      EXPECT_EQ(job.cell_ids.size(), 4u);
+      ++matrix_timed[job.round];
+    }
+  }
+  EXPECT_EQ(fresh_counts, 4u);
+  EXPECT_EQ(matrix_counts, 1u);
+  EXPECT_EQ(fresh_timed, (std::map<int, int>{{0, 4}, {1, 4}}));
+  EXPECT_EQ(matrix_timed, (std::map<int, int>{{0, 1}, {1, 1}}));
 }
 
 TEST(Plan, RefusesACellLargerThanMemory) {

@@ -72,6 +72,7 @@ struct RunOptions {
   // --variant SPEC, repeatable: what to measure instead of the matrix's backends x policies
   // (compare's spec syntax, src/plan/variant.h)
   std::vector<std::string> variants;
+  bool context = false;  // --context: every cell also in fresh processes (src/verdict/context.h)
   std::string out;
   std::optional<std::string> save_baseline;  // store results.json as results/baselines/NAME/ ('' is refused)
 };

@@ -175,7 +175,7 @@ std::vector<Job> round_jobs_for_cells(const Plan& plan, std::uint64_t seed, int 
   return jobs;
 }
 
-Plan make_plan(const Matrix& m, std::uint64_t seed) {
+std::vector<Variant> matrix_variants(const Matrix& m) {
   std::vector<Variant> variants;
   for (const auto& backend : m.backends)
     for (Policy policy : m.policies) {
@@ -185,8 +185,10 @@ Plan make_plan(const Matrix& m, std::uint64_t seed) {
       v.entry = m.entry_set;
       variants.push_back(v);
     }
-  return schedule(m, std::move(variants), seed, rotated);
+  return variants;
 }
+
+Plan make_plan(const Matrix& m, std::uint64_t seed) { return schedule(m, matrix_variants(m), seed, rotated); }
 
 Plan make_variant_plan(const Matrix& m, std::vector<Variant> variants, std::uint64_t seed) {
   return schedule(m, std::move(variants), seed, rotated);
@@ -206,6 +208,37 @@ Plan make_compare_plan(const Matrix& m, const std::vector<Variant>& baselines,
     const std::size_t offset = static_cast<std::size_t>(cell.spec.id) % per_variant;
     plan.partner[static_cast<std::size_t>(cell.spec.id)] = static_cast<int>((cell.variant ^ 1) * per_variant + offset);
   }
+  return plan;
+}
+
+Plan make_context_plan(const Matrix& m, const std::vector<Variant>& variants, std::uint64_t seed) {
+  std::vector<Variant> fresh = variants;
+  give_distinct_labels(fresh);
+  for (Variant& v : fresh) v.name = v.label() + std::string(kFreshSuffix);
+  Plan plan = make_compare_plan(m, fresh, variants, seed);
+  // The fresh side's timed processes each run one cell: a process per (round, cell). The
+  // in-matrix side's counting run is one process over all its cells, in the order its first
+  // timed process ran them, so its counts carry the same history.
+  std::vector<Job> jobs, in_matrix_counts(plan.variants.size());
+  for (Job& job : plan.jobs) {
+    const bool fresh_side = job.variant % 2 == 0;
+    if (job.mode == WorkerMode::count && !fresh_side) {
+      Job& merged = in_matrix_counts[job.variant];
+      merged.mode = WorkerMode::count;
+      merged.variant = job.variant;
+      merged.cell_ids.insert(merged.cell_ids.end(), job.cell_ids.begin(), job.cell_ids.end());
+    } else if (job.mode == WorkerMode::time && fresh_side && job.cell_ids.size() > 1) {
+      for (int id : job.cell_ids) jobs.push_back({WorkerMode::time, job.round, job.variant, {id}, job.seed});
+    } else {
+      if (job.mode == WorkerMode::time && !fresh_side && job.round == 0) in_matrix_counts[job.variant].seed = job.seed;
+      jobs.push_back(std::move(job));
+    }
+  }
+  std::vector<Job> counts;
+  for (Job& merged : in_matrix_counts)
+    if (!merged.cell_ids.empty()) counts.push_back(std::move(merged));
+  jobs.insert(jobs.begin(), counts.begin(), counts.end());  // counting jobs first, as in every plan
+  plan.jobs = std::move(jobs);
   return plan;
 }
 

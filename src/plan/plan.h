@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "harness/protocol.h"
@@ -68,6 +69,8 @@ bool same_work(const CellSpec& a, const CellSpec& b);
 // (fresh, so its peak RSS and page faults are the cell's). Throws UsageError when a cell
 // would need more memory than the machine has.
 Plan make_plan(const Matrix& matrix, std::uint64_t seed);
+// The matrix's variants: its backends x policies, with its entry-point set.
+std::vector<Variant> matrix_variants(const Matrix& matrix);
 // The same over given variants instead of the matrix's backends x policies.
 Plan make_variant_plan(const Matrix& matrix, std::vector<Variant> variants, std::uint64_t seed);
 
@@ -75,6 +78,13 @@ Plan make_variant_plan(const Matrix& matrix, std::vector<Variant> variants, std:
 // the side that runs first alternates from round to round: baseline first, then candidate.
 Plan make_compare_plan(const Matrix& matrix, const std::vector<Variant>& baselines,
                        const std::vector<Variant>& candidates, std::uint64_t seed);
+
+// --context: each variant twice, paired as a compare's sides are: variant 2p runs every
+// cell in a fresh process of its own (its label ends in kFreshSuffix), variant 2p+1 is the
+// variant as given, one process a round over all its cells, with the history the matrix
+// gives each. Which goes first alternates from round to round, so drift hits both alike.
+inline constexpr std::string_view kFreshSuffix = " (fresh)";
+Plan make_context_plan(const Matrix& matrix, const std::vector<Variant>& variants, std::uint64_t seed);
 
 // One more timed round (number `round`) for the cells given, each a process of its own, with
 // the seeds and variant order a full round of the plan would give them: adaptive rounds

@@ -1,3 +1,5 @@
+#include <map>
+
 #include <fmt/format.h>
 
 #include "src/results/results_writers.h"
@@ -7,6 +9,7 @@ namespace abench {
 namespace {
 
 std::string number(const std::optional<double>& v) { return v ? fmt::format("{:.3f}", *v) : ""; }
+std::string ratio(const std::optional<double>& v) { return v ? fmt::format("{:.5f}", *v) : ""; }
 
 // A per-buffer average: an integer when every buffer made the same requests.
 std::string per_buffer(std::uint64_t total, std::uint64_t buffers) {
@@ -31,7 +34,7 @@ std::vector<std::string> count_columns(const std::optional<CellCounts>& counts) 
 }  // namespace
 
 // One row a cell; a compare's run has both sides' cells, told apart by `side` and `variant`.
-std::string results_to_csv(const RunResults& r) {
+std::string results_to_csv(const RunResults& r, const std::vector<CellContext>* context) {
   const MetricNames& names = metric_names(r.protocol.measure);
   std::string out = csv_row({"side", "variant", "backend", "policy", "workload", "size", "requested_align",
                              "preferred_align", "live", names.per_op, names.process_min, names.process_max, names.best,
@@ -41,6 +44,14 @@ std::string results_to_csv(const RunResults& r) {
                              "fragmentation_bytes_min", "fragmentation_bytes_max", "peak_live_bytes",
                              "peak_rss_bytes", "minor_faults", "allocator_resident_bytes", "count_check", "status",
                              "unstable", "elision_suspected", "error"});
+  if (context) {
+    out.pop_back();  // the header's line end: the context columns follow
+    if (out.back() == '\r') out.pop_back();
+    out += "," + csv_row({std::string("fresh_") + names.per_op, "context_change", "context_low", "context_high", "context"});
+  }
+  std::map<int, const CellContext*> context_of;
+  if (context)
+    for (const CellContext& c : *context) context_of[c.cell] = &c;
   for (const CellRecord& record : r.cells) {
     const CellSpec& c = record.cell.spec;
     const CellSummary& s = record.summary;
@@ -54,6 +65,15 @@ std::string results_to_csv(const RunResults& r) {
     for (auto& count : count_columns(record.counts)) fields.push_back(std::move(count));
     fields.insert(fields.end(), {s.count_check, std::string(name_of(s.status)), s.unstable ? "true" : "false",
                                  s.elision_suspected ? "true" : "false", s.error});
+    if (context) {
+      const auto found = context_of.find(c.id);
+      if (found == context_of.end()) {
+        fields.insert(fields.end(), {"", "", "", "", "fresh"});
+      } else {
+        const CellContext& x = *found->second;
+        fields.insert(fields.end(), {number(x.fresh), ratio(x.change), ratio(x.low), ratio(x.high), x.flag});
+      }
+    }
     out += csv_row(fields);
   }
   return out;

@@ -11,7 +11,19 @@
 namespace abench {
 
 nlohmann::json results_to_json(const RunResults& results);
-std::string results_to_csv(const RunResults& results);
+
+// run --context: a cell measured with the matrix's history against itself in fresh
+// processes (src/verdict/context.h computes it from the results).
+struct CellContext {
+  int cell = -1;                    // the in-matrix cell's id
+  std::optional<double> fresh;      // the fresh processes' figure (median of process medians)
+  std::optional<double> change;     // in matrix / fresh - 1
+  std::optional<double> low, high;  // its interval
+  std::string flag;                 // "sensitive", "-", or why there is no judgement: "undecided", "failed"
+};
+// With `context`, each in-matrix row gets fresh_<per-op>, context_change, context_low,
+// context_high and context; a fresh row's context reads "fresh".
+std::string results_to_csv(const RunResults& results, const std::vector<CellContext>* context = nullptr);
 std::string results_to_table(const RunResults& results);
 
 // A shard's workers[] as the whole plan numbers its cells (plan_ids[i] for the shard's cell

@@ -20,9 +20,10 @@ bool is_number(const std::string& text) {
 std::string csv_field(const std::string& text) {
   // OWASP's rule for CSV injection: a text cell a spreadsheet would take for a formula (it
   // starts with = + - @, a tab or a carriage return) starts with a ' instead; a figure
-  // such as -0.05 stays a number.
+  // such as -0.05 stays a number, and a lone "-" (no figure) is no formula either.
   std::string field = text;
-  if (!field.empty() && std::string_view("=+-@\t\r").find(field.front()) != std::string_view::npos && !is_number(field))
+  if (!field.empty() && std::string_view("=+-@\t\r").find(field.front()) != std::string_view::npos &&
+      !is_number(field) && field != "-")
     field = "'" + field;
   if (field.find_first_of(",\"\n\r") == std::string::npos) return field;
   std::string quoted = "\"";

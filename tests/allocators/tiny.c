@@ -1,7 +1,9 @@
 /* A tiny malloc replacement for the end-to-end tests of allocators built from source:
  * power-of-two size classes with free lists over mmap'd chunks, one lock, a 16-byte
- * header before each block. Built three times: the second revision (TINY_EXTRA_WORK) spins on
- * every malloc, measurably slower on purpose; the third does the first's work with cache misses. It exports what real allocators export
+ * header before each block. Built four times: the second revision (TINY_EXTRA_WORK) spins on
+ * every malloc, measurably slower on purpose; the third does the first's work with cache misses;
+ * the fourth (TINY_HISTORY) makes a large block dearer for every other large size class the
+ * process has used, a figure that depends on what ran before it. It exports what real allocators export
  * (malloc, free, calloc, realloc, posix_memalign, aligned_alloc, memalign, strdup,
  * malloc_usable_size), strdup allocating without the malloc symbol as mimalloc's does. */
 #define _GNU_SOURCE
@@ -17,6 +19,15 @@
 /* Every malloc reads TINY_READS bytes of a 64 MiB table, TINY_STRIDE bytes apart: at 0 (the
  * default) all in one cache line; the third revision's stride puts each in a page of its
  * own, so it does the same work (the same instructions) with cache misses: slower, not more. */
+/* TINY_HISTORY spins, on every large block (2 KiB and up), per other size class the process
+ * has served TINY_HABIT blocks of: a fresh process measuring one cell pays nothing (start-up
+ * serves far fewer of any class); a process that measured other sizes first pays for each.
+ * Small blocks never pay. */
+#ifndef TINY_HISTORY
+#define TINY_HISTORY 0
+#endif
+#define TINY_LARGE_CLASS 11
+#define TINY_HABIT 10000u
 #ifndef TINY_STRIDE
 #define TINY_STRIDE 0
 #endif
@@ -87,6 +98,15 @@ static void* tiny_allocate(size_t size, size_t align) {
     return NULL;
   }
   const unsigned cls = class_of(size + HEADER + (align > HEADER ? align : 0));
+  if (TINY_HISTORY > 0) {
+    static uint32_t served[CLASSES];
+    static uint64_t habits;  /* the classes served TINY_HABIT blocks */
+    if (served[cls] < TINY_HABIT && ++served[cls] == TINY_HABIT) habits |= (uint64_t)1 << cls;
+    if (cls >= TINY_LARGE_CLASS) {
+      const int others = __builtin_popcountll(habits & ~((uint64_t)1 << cls));
+      for (volatile int spin = 0; spin < TINY_HISTORY * others; ++spin) {}
+    }
+  }
   lock();
   char* block = take_block(cls);
   unlock();
