@@ -407,6 +407,17 @@ std::vector<Hostile> table() {
                  edit_json(d / "compare.json", [](json& j) { j["rows"][0]["verdict"] = "faster"; });
                }),
                2, "compare.json"});
+  t.push_back({"report_compare_context_mark_forged", report_of("cmp", [](const fs::path& d) {
+                 edit_json(d / "compare.json", [](json& j) {
+                   j["context"] = true;
+                   for (auto& row : j["rows"]) row["context"] = "<b>nowhere</b>";
+                 });
+               }),
+               2, "field 'rows[0].context' is '<b>nowhere</b>' (allowed: -, baseline, candidate, both)"});
+  t.push_back({"report_process_mode_unknown", report_of("run", [](const fs::path& d) {
+                 edit_json(d / "results.json", [](json& j) { j["protocol"]["process_mode"] = "fork-bomb"; });
+               }),
+               2, "field 'protocol.process_mode' must be one of process-per-variant, fresh-process-per-cell, context"});
   t.push_back({"report_gate_outcome_unknown", report_of("gate", [](const fs::path& d) {
                  edit_json(d / "gate.json", [](json& j) { j["cells"][0]["result"] = "PASS!!"; });
                }),
@@ -680,7 +691,9 @@ TEST(HostileInputTable, EveryInputIsRefusedOrNeutralisedAndNothingOutsideItsOutp
   ASSERT_NO_FATAL_FAILURE(measure_fixtures(base.path()));
   const std::vector<Hostile> cases = table();
   EXPECT_GE(cases.size(), 60u);
+  std::vector<std::string> failed_rows;  // named again at the end, where a truncated log still shows them
   for (const Hostile& h : cases) {
+    const int failures_before = ::testing::UnitTest::GetInstance()->current_test_info()->result()->total_part_count();
     SCOPED_TRACE(h.name);
     testing::TempDir dir;
     Case c{dir.path(), base.path()};
@@ -712,7 +725,10 @@ TEST(HostileInputTable, EveryInputIsRefusedOrNeutralisedAndNothingOutsideItsOutp
         EXPECT_TRUE(allowed(path, h.may_write)) << path << " removed";
       }
     if (h.also) h.also(c, r);
+    if (::testing::UnitTest::GetInstance()->current_test_info()->result()->total_part_count() != failures_before)
+      failed_rows.push_back(h.name + " (exit " + std::to_string(r.exit_code) + "): " + r.err.substr(0, 400));
   }
+  for (const std::string& row : failed_rows) std::printf("FAILED ROW %s\n", row.c_str());
 }
 
 // The flag is what the refusal asks for: with it, the stored command's code runs (here a

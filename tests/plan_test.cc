@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 
 #include "src/util/errors.h"
@@ -122,6 +123,37 @@ TEST(Plan, AContextPlanPairsFreshProcessesPerCellWithOneInMatrixProcessARound) {
   EXPECT_EQ(matrix_counts, 1u);
   EXPECT_EQ(fresh_timed, (std::map<int, int>{{0, 4}, {1, 4}}));
   EXPECT_EQ(matrix_timed, (std::map<int, int>{{0, 1}, {1, 1}}));
+}
+
+// compare --context: the in-matrix pair first (as a compare's), then both fresh twins; every
+// judged pair (the two sides in the matrix, each side in the matrix and fresh) has each of
+// its members first in half the rounds.
+TEST(Plan, ACompareContextPlanAlternatesWhichGoesFirstInEveryJudgedPair) {
+  Matrix m = small_matrix({"system"}, 2);  // 4 cells a variant
+  m.protocol.processes = 4;
+  m.protocol.counts = false;
+  std::vector<Variant> before = matrix_variants(m), after = matrix_variants(m);
+  after[0].name = "b";
+  const Plan plan = make_compare_context_plan(m, before, after, 1);
+  ASSERT_EQ(plan.variants.size(), 4u);
+  EXPECT_EQ(plan.variants[0].label(), "system/exact");
+  EXPECT_EQ(plan.variants[1].label(), "b");
+  EXPECT_EQ(plan.variants[2].label(), "system/exact (fresh)");
+  EXPECT_EQ(plan.variants[3].label(), "b (fresh)");
+  EXPECT_EQ(plan.partner[0], 4);  // the compare's pair, as make_compare_plan pairs it
+  std::map<int, std::vector<std::size_t>> first_seen;  // round -> variants in the order they first run
+  for (const Job& job : plan.jobs) {
+    EXPECT_EQ(job.cell_ids.size(), job.variant < 2 ? 4u : 1u) << "variant " << job.variant;
+    auto& order = first_seen[job.round];
+    if (std::find(order.begin(), order.end(), job.variant) == order.end()) order.push_back(job.variant);
+  }
+  ASSERT_EQ(first_seen.size(), 4u);
+  for (const auto& [a, b] : std::vector<std::pair<std::size_t, std::size_t>>{{0, 1}, {0, 2}, {1, 3}}) {
+    int a_first = 0;
+    for (const auto& [round, order] : first_seen)
+      a_first += std::find(order.begin(), order.end(), a) < std::find(order.begin(), order.end(), b);
+    EXPECT_EQ(a_first, 2) << a << " before " << b;
+  }
 }
 
 TEST(Plan, RefusesACellLargerThanMemory) {

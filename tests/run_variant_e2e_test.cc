@@ -76,50 +76,5 @@ TEST(RunVariantEndToEnd, WhatAStoredBaselineCannotKeepAndABadSpecAreRefusedBefor
   for (const char* d : {"a", "b", "c"}) EXPECT_FALSE(std::filesystem::exists(dir.path() / d / "results.json"));
 }
 
-TEST(ContextEndToEnd, AHistoryDependentAllocatorIsFlaggedInItsLargeCellsAndNotInASmallOne) {
-  ABENCH_SKIP_UNDER_EMULATION("a context flag is a claim about a CPU's timing");
-  testing::TempDir dir;
-  const auto out = dir.path() / "r";
-  // tiny-v4 spins on a large block for every other size class its process has used: in the
-  // matrix's order the 4096 B cell follows the 64 B one, and fresh it follows none.
-  const CliResult r = run_cli({"run", "--variant", std::string("preload=") + TINY_V4, "--matrix", "default",
-                               "--workload", "allocate", "--policy", "exact", "--align", "1", "--live", "1", "--size",
-                               "64,4096", "--samples", "3", "--min-batch-ms", "2", "--context", "--out", out.string()});
-  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
-  std::map<std::string, std::map<std::string, std::string>> in_matrix;
-  for (const auto& row : read_csv(out / "results.csv")) {
-    if (row.at("context") == "fresh") {
-      EXPECT_NE(row.at("variant").find("(fresh)"), std::string::npos);
-      EXPECT_EQ(row.at("fresh_ns_per_op"), "");
-    } else {
-      in_matrix[row.at("size")] = row;
-    }
-  }
-  ASSERT_EQ(in_matrix.size(), 2u);
-  EXPECT_EQ(in_matrix["4096"].at("context"), "sensitive");
-  EXPECT_GT(std::stod(in_matrix["4096"].at("context_change")), 1.0);  // hundreds of spins on ~20 ns
-  EXPECT_GT(std::stod(in_matrix["4096"].at("context_low")), 0.0);
-  EXPECT_GT(std::stod(in_matrix["4096"].at("fresh_ns_per_op")), 0.0);
-  // The small cell pays nothing either way: whatever chance flags, its change stays small.
-  EXPECT_LT(std::abs(std::stod(in_matrix["64"].at("context_change"))), 0.25);
-  EXPECT_NE(r.out.find("Context-sensitive cells:"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("allocate 4096 a1:1 L1"), std::string::npos) << r.out;
-  EXPECT_EQ(nlohmann::json::parse(read_file(out / "results.json"))["protocol"]["order"], "matrix");
-}
-
-TEST(ContextEndToEnd, WhatItCannotGoWithIsRefusedBeforeAnythingRuns) {
-  testing::TempDir dir;
-  for (const auto& [option, value] : std::vector<std::pair<std::string, std::string>>{
-           {"--shard", "1/2"}, {"--fresh-process-per-cell", ""}, {"--until-interval", "5"}}) {
-    std::vector<std::string> args{"run", "--matrix", "quick", "--seed", "1", "--context", option};
-    if (!value.empty()) args.push_back(value);
-    args.insert(args.end(), {"--out", (dir.path() / "r").string()});
-    const CliResult refused = run_cli(args);
-    EXPECT_EQ(refused.exit_code, 2) << option;
-    EXPECT_NE(refused.err.find("option --context: not with " + option), std::string::npos) << refused.err;
-  }
-  EXPECT_FALSE(std::filesystem::exists(dir.path() / "r" / "results.json"));
-}
-
 }  // namespace
 }  // namespace abench

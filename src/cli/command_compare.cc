@@ -10,6 +10,8 @@
 #include "src/report/report_writer.h"
 #include "src/util/atomic_file.h"
 #include "src/verdict/compare.h"
+#include "src/verdict/context.h"
+#include "src/results/results_writers.h"
 #include "src/util/errors.h"
 #include "src/exports/format_registry.h"
 #include "src/cli/gate_report.h"
@@ -58,7 +60,13 @@ int compare_command(const CompareOptions& o, const std::vector<std::string>& com
     throw UsageError(fmt::format("--baseline stands for {} variants and --candidate for {}: name the "
                                  "backend and policy on both sides or on neither", baselines.size(),
                                  candidates.size()));
-  Plan plan = shard_if_asked(make_compare_plan(matrix, baselines, candidates, matrix.protocol.seed), matrix, measure);
+  if (measure.context && o.gate)
+    throw UsageError("option --context: not with --gate: a gate judges the figures the matrix gives; gate in a compare "
+                     "of its own and read --context's marks beside it");
+  Plan plan = shard_if_asked(measure.context
+                                 ? make_compare_context_plan(matrix, baselines, candidates, matrix.protocol.seed)
+                                 : make_compare_plan(matrix, baselines, candidates, matrix.protocol.seed),
+                             matrix, measure);
   check_resumed_command_trusted(measure, plan.variants);  // before the start-up check runs any of it
   ProcessLauncher launcher;
   preflight_variants(plan.variants, matrix.protocol.counts, launcher);
@@ -77,9 +85,18 @@ int compare_command(const CompareOptions& o, const std::vector<std::string>& com
   settings.min_effect = o.min_effect_percent / 100;
   settings.detect = o.detect_percent / 100;
   settings.confidence = o.confidence;
-  Comparison comparison = compare_results(results, settings);
+  // --context: the verdicts are the in-matrix sides'; each side's fresh twin says which of
+  // its figures owe to the cells before them.
+  std::vector<CellContext> context;
+  Comparison comparison = compare_results(measure.context ? in_matrix_view(results) : results, settings);
+  if (measure.context) {
+    context = context_of(results, settings);
+    mark_context(comparison, context);
+    write_file_atomically(dir / "results.csv", results_to_csv(results, &context));
+  }
   if (instrumented) explain_comparison(comparison, *instrumented);
-  const std::string markdown = comparison_markdown(comparison);
+  const std::string markdown =
+      comparison_markdown(comparison) + (measure.context ? context_section(results, context, settings, true) : "");
   write_file_atomically(dir / "compare.md", markdown);
   write_file_atomically(dir / "compare.csv", comparison_csv(comparison));
   write_file_atomically(dir / "compare.json", comparison_json(comparison).dump(2) + "\n");
@@ -88,7 +105,8 @@ int compare_command(const CompareOptions& o, const std::vector<std::string>& com
 
   const RunTotals t = totals_of(results);
   fmt::print("{}\n", markdown);
-  fmt::print("{} cells a side, {} failed; {} processes a side; wall time {}\n", t.cells / 2, t.failed,
+  fmt::print("{} cells a side{}, {} failed; {} processes a side; wall time {}\n", comparison.rows.size(),
+             measure.context ? " (each also in fresh processes)" : "", t.failed,
              results.protocol.processes, format_duration(wall));
   fmt::print("results: {}/compare.md, compare.csv, compare.json, results.json, results.csv\n", dir.string());
   if (!measure.no_report && !o.gate) write_report_or_warn(dir);  // with --gate, after gate.json

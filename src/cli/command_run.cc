@@ -31,10 +31,6 @@ CLI::App* register_run_command(CLI::App& app, RunOptions& o) {
                   "Measure this variant instead of the matrix's backends x policies; repeatable. As compare's "
                   "--baseline: backend=,policy=,entry=,plugin=,preload=,exe=,env=K=V,label=")
       ->allow_extra_args(false);
-  cmd->add_flag("--context", o.context,
-                "Also measure every cell alone in fresh processes, paired round by round with the matrix's, and flag "
-                "the cells whose figure depends on what ran before them (results.csv: fresh_ns_per_op, "
-                "context_change, context; docs/measurement.md)");
   add_measure_options(*cmd, o.measure);
   cmd->add_option("--out", o.out, "Output directory (default: results/<time>-<matrix>)")->check(kNotEmpty);
   cmd->add_option("--save-baseline", o.save_baseline, "Also store the results as results/baselines/NAME/ for abench gate");
@@ -62,34 +58,6 @@ std::vector<Variant> variants_named(const RunOptions& o, const Matrix& matrix, c
   return variants;
 }
 
-// --context: the matrix's processes keep their history (one a round over every cell), the
-// fresh side's are made a cell each by the plan; a judgement needs rounds_needed rounds.
-void use_context_protocol(RunProtocol& protocol, const MeasureOptions& o) {
-  const auto refuse = [](std::string_view option, std::string_view why) {
-    throw UsageError(fmt::format("option --context: not with {}: {}", option, why));
-  };
-  if (o.fresh_process_per_cell) refuse("--fresh-process-per-cell", "--context measures each cell both ways itself");
-  if (o.interleave) refuse("--interleave", "the in-matrix side is one process a round over every cell");
-  if (o.until_interval_percent || o.budget_s)
-    refuse(o.budget_s ? "--budget" : "--until-interval", "added rounds are fresh processes, which have no history");
-  if (o.shard) refuse("--shard", "a shard's processes would carry only the shard's cells as history");
-  if (o.explain) refuse("--explain", "explain the cells in a run of their own");
-  if (protocol.measure == Measure::instructions)
-    refuse("--measure instructions", "counts the instructions of the cells alone; --context is a timing claim");
-  protocol.fresh_process_per_cell = false;
-  protocol.interleave_batches = false;
-  // One history, the same every round and named in results.json: the matrix's own order
-  // (as a matrix run top to bottom gives it), unless --order says otherwise. A shuffled order
-  // gives a cell another history each round, flagged only where most of them move it.
-  if (!o.order) protocol.order = CellOrder::matrix;
-  if (!o.protocol.contains("processes")) protocol.processes = std::max(protocol.processes, rounds_needed(0.95));
-}
-
-VerdictSettings context_settings(const RunProtocol& protocol) {
-  VerdictSettings settings;
-  settings.confidence = protocol.interval_confidence > 0 ? protocol.interval_confidence : settings.confidence;
-  return settings;
-}
 
 }  // namespace
 
@@ -97,9 +65,8 @@ int run_command(const RunOptions& o, const std::vector<std::string>& command_lin
   if (o.save_baseline) baseline_store(*o.save_baseline, "--save-baseline");  // checked before anything runs
   const auto built = built_backends();
   Matrix matrix = load_measure_matrix(o.measure, built);
-  if (o.context) use_context_protocol(matrix.protocol, o.measure);
   const std::vector<Variant> variants = variants_named(o, matrix, built);
-  Plan plan = o.context        ? make_context_plan(matrix, variants.empty() ? matrix_variants(matrix) : variants,
+  Plan plan = o.measure.context        ? make_context_plan(matrix, variants.empty() ? matrix_variants(matrix) : variants,
                                                    matrix.protocol.seed)
               : variants.empty() ? make_plan(matrix, matrix.protocol.seed)
                                  : make_variant_plan(matrix, variants, matrix.protocol.seed);
@@ -129,7 +96,7 @@ int run_command(const RunOptions& o, const std::vector<std::string>& command_lin
 
   const RunTotals t = totals_of(results);
   fmt::print("{}\n", results_to_table(results));
-  if (o.context) {
+  if (o.measure.context) {
     const VerdictSettings settings = context_settings(matrix.protocol);
     const std::vector<CellContext> context = context_of(results, settings);
     write_file_atomically(dir / "results.csv", results_to_csv(results, &context));

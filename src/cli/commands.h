@@ -47,6 +47,8 @@ struct MeasureOptions {
   bool no_report = false;            // skip report.html and report/ (src/report/)
   // --explain: every cell once more under callgrind's simulators (src/run/explain_pass.h)
   bool explain = false;
+  // run, compare --context: every cell also in fresh processes of its own (src/verdict/context.h)
+  bool context = false;
   std::optional<std::string> entry;  // entry-point set for every backend
   std::optional<std::string> shard;  // "K/N": measure only shard K of the plan (src/plan/shard.h)
   // run, compare: the directory of the interrupted run this one continues (main() has
@@ -72,7 +74,6 @@ struct RunOptions {
   // --variant SPEC, repeatable: what to measure instead of the matrix's backends x policies
   // (compare's spec syntax, src/plan/variant.h)
   std::vector<std::string> variants;
-  bool context = false;  // --context: every cell also in fresh processes (src/verdict/context.h)
   std::string out;
   std::optional<std::string> save_baseline;  // store results.json as results/baselines/NAME/ ('' is refused)
 };

@@ -95,6 +95,30 @@ nlohmann::json number_text(const std::string& text, const std::string& where) {
   return std::stoull(text);
 }
 
+// --context: the matrix's processes keep their history (one a round over every cell), the
+// fresh side's are made a cell each by the plan; a judgement needs rounds_needed rounds.
+void use_context_protocol(RunProtocol& protocol, const MeasureOptions& o) {
+  const auto refuse = [](std::string_view option, std::string_view why) {
+    throw UsageError(fmt::format("option --context: not with {}: {}", option, why));
+  };
+  if (o.fresh_process_per_cell) refuse("--fresh-process-per-cell", "--context measures each cell both ways itself");
+  if (o.interleave) refuse("--interleave", "the in-matrix side is one process a round over every cell");
+  if (o.until_interval_percent || o.budget_s)
+    refuse(o.budget_s ? "--budget" : "--until-interval", "added rounds are fresh processes, which have no history");
+  if (o.shard) refuse("--shard", "a shard's processes would carry only the shard's cells as history");
+  if (o.explain) refuse("--explain", "explain the cells in a run of their own");
+  if (protocol.measure == Measure::instructions)
+    refuse("--measure instructions", "counts the instructions of the cells alone; --context is a timing claim");
+  protocol.context = true;
+  protocol.fresh_process_per_cell = false;
+  protocol.interleave_batches = false;
+  // One history, the same every round and named in results.json: the matrix's own order
+  // (as a matrix run top to bottom gives it), unless --order says otherwise. A shuffled order
+  // gives a cell another history each round, flagged only where most of them move it.
+  if (!o.order) protocol.order = CellOrder::matrix;
+  if (!o.protocol.contains("processes")) protocol.processes = std::max(protocol.processes, rounds_needed(0.95));
+}
+
 void apply_overrides(Matrix& m, const MeasureOptions& o, const std::vector<std::string>& built) {
   override_axis(m.backends, o.backends, "--backend",
                 [&](const auto& v, const auto& w) { return parse_backend(v, built, w); });
@@ -164,6 +188,7 @@ void apply_overrides(Matrix& m, const MeasureOptions& o, const std::vector<std::
   }
   if (o.order) p.order = *o.order == "matrix" ? CellOrder::matrix : CellOrder::shuffled;
   if (o.fresh_process_per_cell) p.fresh_process_per_cell = true;
+  if (o.context) use_context_protocol(p, o);
 }
 
 // One option per row of the protocol's table, its value checked by the same rule as the
@@ -225,6 +250,10 @@ void add_measure_options(CLI::App& cmd, MeasureOptions& o) {
   cmd.get_option("--no-pin")->excludes(
       cmd.add_option("--cpu", o.cpu, "Pin workers to this CPU (default: the last allowed)"));
   cmd.add_flag("--explain", o.explain, "Also count each cell's instructions and simulated misses (docs/explain.md)");
+  cmd.add_flag("--context", o.context,
+               "Also measure every cell alone in fresh processes, paired round by round with the matrix's, and flag "
+               "the cells whose figure depends on what ran before them (results.csv: fresh_ns_per_op, "
+               "context_change, context; compare: the main table's context column; docs/measurement.md)");
   cmd.add_flag("--no-report", o.no_report, "Do not draw report.html and report/ (abench report DIR draws them later)");
   // Split here, not by CLI11, which drops empty items: "go,,bencher" is a typo to report.
   cmd.add_option_function<std::vector<std::string>>(
@@ -368,6 +397,8 @@ void use_paired_protocol(RunProtocol& protocol, const MeasureOptions& options, d
     if (!options.protocol.contains("samples")) protocol.samples = kBudgetSamples;
     if (!options.protocol.contains("min_batch_ms")) protocol.min_batch_ms = kBudgetMinBatchMs;
   }
+  protocol.interval_confidence = confidence;
+  if (protocol.context) return;  // its processes are the plan's (use_context_protocol)
   const std::string interleave = options.interleave.value_or("batch");
   if (interleave == "process" && protocol.until_interval > 0)
     throw UsageError("option --until-interval: rounds are added cell by cell, each a process of its own; "

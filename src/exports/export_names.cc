@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "harness/perf_counters.h"
+#include "src/plan/protocol_fields.h"
 
 namespace abench {
 namespace {
@@ -98,7 +99,7 @@ nlohmann::json export_context(const RunResults& r) {
           {"samples_per_process", p.samples},
           {"processes", p.processes},
           {"min_batch_ms", p.min_batch_ms},
-          {"process_mode", p.fresh_process_per_cell ? "fresh-process-per-cell" : "process-per-variant"},
+          {"process_mode", process_mode_name(p)},
           {"interleave_batches", p.interleave_batches},
           {"touch", p.touch},
           {"pin", p.pin},

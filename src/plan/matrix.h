@@ -25,6 +25,10 @@ struct RunProtocol {
   // compare's --interleave batch: a cell's two sides alive at once, alternating batch by
   // batch (src/run/batch_pacer.h). Implies fresh_process_per_cell.
   bool interleave_batches = false;
+  // --context: each cell both in the matrix's processes (one a round over every cell) and in
+  // fresh processes of its own (src/plan/plan.h, make_context_plan). results.json's
+  // process_mode "context".
+  bool context = false;
   bool touch = false;
   bool counts = true;             // instrumented counting runs beside the timings
   bool counts_beside = false;     // counting runs beside the timed rounds on another CPU (src/run/beside_cpus.h)

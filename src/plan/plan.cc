@@ -211,17 +211,16 @@ Plan make_compare_plan(const Matrix& m, const std::vector<Variant>& baselines,
   return plan;
 }
 
-Plan make_context_plan(const Matrix& m, const std::vector<Variant>& variants, std::uint64_t seed) {
-  std::vector<Variant> fresh = variants;
-  give_distinct_labels(fresh);
-  for (Variant& v : fresh) v.name = v.label() + std::string(kFreshSuffix);
-  Plan plan = make_compare_plan(m, fresh, variants, seed);
-  // The fresh side's timed processes each run one cell: a process per (round, cell). The
-  // in-matrix side's counting run is one process over all its cells, in the order its first
-  // timed process ran them, so its counts carry the same history.
+namespace {
+
+// A --context plan's processes: a fresh variant's timed processes run one cell each (a
+// process per round and cell); an in-matrix variant's counting run is one process over all
+// its cells, in the order its first timed process ran them, so its counts carry the same
+// history.
+void give_fresh_variants_a_process_per_cell(Plan& plan, const std::vector<bool>& fresh) {
   std::vector<Job> jobs, in_matrix_counts(plan.variants.size());
   for (Job& job : plan.jobs) {
-    const bool fresh_side = job.variant % 2 == 0;
+    const bool fresh_side = fresh[job.variant];
     if (job.mode == WorkerMode::count && !fresh_side) {
       Job& merged = in_matrix_counts[job.variant];
       merged.mode = WorkerMode::count;
@@ -239,6 +238,57 @@ Plan make_context_plan(const Matrix& m, const std::vector<Variant>& variants, st
     if (!merged.cell_ids.empty()) counts.push_back(std::move(merged));
   jobs.insert(jobs.begin(), counts.begin(), counts.end());  // counting jobs first, as in every plan
   plan.jobs = std::move(jobs);
+}
+
+// The variants as given, each label distinct, and their fresh twins named after them.
+std::vector<Variant> fresh_twins(std::vector<Variant>& variants) {
+  give_distinct_labels(variants);
+  std::vector<Variant> fresh = variants;
+  for (Variant& v : fresh) v.name = v.label() + std::string(kFreshSuffix);
+  return fresh;
+}
+
+// Every round in the opposite order of the one before, so that each pair the verdicts
+// judge (the two sides in the matrix; each side in the matrix and fresh) alternates which
+// goes first.
+std::vector<std::size_t> reversed_every_other_round(std::size_t variants, int round) {
+  std::vector<std::size_t> order(variants);
+  for (std::size_t v = 0; v < variants; ++v) order[v] = round % 2 == 0 ? v : variants - 1 - v;
+  return order;
+}
+
+}  // namespace
+
+Plan make_context_plan(const Matrix& m, const std::vector<Variant>& variants, std::uint64_t seed) {
+  std::vector<Variant> in_matrix = variants;
+  const std::vector<Variant> fresh = fresh_twins(in_matrix);
+  Plan plan = make_compare_plan(m, fresh, in_matrix, seed);
+  std::vector<bool> is_fresh(plan.variants.size());
+  for (std::size_t v = 0; v < is_fresh.size(); v += 2) is_fresh[v] = true;
+  give_fresh_variants_a_process_per_cell(plan, is_fresh);
+  return plan;
+}
+
+Plan make_compare_context_plan(const Matrix& m, const std::vector<Variant>& baselines,
+                               const std::vector<Variant>& candidates, std::uint64_t seed) {
+  std::vector<Variant> variants;
+  for (std::size_t i = 0; i < baselines.size() && i < candidates.size(); ++i) {
+    variants.push_back(baselines[i]);
+    variants.push_back(candidates[i]);
+  }
+  const std::vector<Variant> fresh = fresh_twins(variants);
+  const std::size_t in_matrix = variants.size();
+  variants.insert(variants.end(), fresh.begin(), fresh.end());
+  Plan plan = schedule(m, std::move(variants), seed, reversed_every_other_round, true);
+  const std::size_t per_variant = plan.cells.size() / std::max<std::size_t>(plan.variants.size(), 1);
+  plan.partner.resize(plan.cells.size());
+  for (const PlannedCell& cell : plan.cells) {
+    const std::size_t offset = static_cast<std::size_t>(cell.spec.id) % per_variant;
+    plan.partner[static_cast<std::size_t>(cell.spec.id)] = static_cast<int>((cell.variant ^ 1) * per_variant + offset);
+  }
+  std::vector<bool> is_fresh(plan.variants.size());
+  for (std::size_t v = in_matrix; v < is_fresh.size(); ++v) is_fresh[v] = true;
+  give_fresh_variants_a_process_per_cell(plan, is_fresh);
   return plan;
 }
 

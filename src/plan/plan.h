@@ -85,6 +85,13 @@ Plan make_compare_plan(const Matrix& matrix, const std::vector<Variant>& baselin
 // gives each. Which goes first alternates from round to round, so drift hits both alike.
 inline constexpr std::string_view kFreshSuffix = " (fresh)";
 Plan make_context_plan(const Matrix& matrix, const std::vector<Variant>& variants, std::uint64_t seed);
+// compare --context: the compare's pairs as make_compare_plan lays them (variant 2p pair p's
+// baseline, 2p+1 its candidate), one process a round over all cells, then the same variants
+// again, each cell a fresh process of its own (labels ending in kFreshSuffix). Each round
+// runs the variants in the reverse order of the round before, so each judged pair (the
+// sides in the matrix; a side in the matrix and fresh) alternates which goes first.
+Plan make_compare_context_plan(const Matrix& matrix, const std::vector<Variant>& baselines,
+                               const std::vector<Variant>& candidates, std::uint64_t seed);
 
 // One more timed round (number `round`) for the cells given, each a process of its own, with
 // the seeds and variant order a full round of the plan would give them: adaptive rounds

@@ -130,4 +130,18 @@ nlohmann::json protocol_option_value(const ProtocolField& f, const std::string& 
   return text;
 }
 
+std::string_view process_mode_name(const RunProtocol& protocol) {
+  if (protocol.context) return "context";
+  return protocol.fresh_process_per_cell ? "fresh-process-per-cell" : "process-per-variant";
+}
+
+std::string set_process_mode(const nlohmann::json& value, RunProtocol& protocol) {
+  const std::string name = value.is_string() ? value.get<std::string>() : "";
+  if (name != "process-per-variant" && name != "fresh-process-per-cell" && name != "context")
+    return "must be one of process-per-variant, fresh-process-per-cell, context";
+  protocol.fresh_process_per_cell = name == "fresh-process-per-cell";
+  protocol.context = name == "context";
+  return "";
+}
+
 }  // namespace abench

@@ -37,6 +37,13 @@ struct ProtocolField {
 };
 
 const std::vector<ProtocolField>& protocol_fields();
+
+// results.json's protocol.process_mode: which processes measure the cells
+// (process-per-variant, fresh-process-per-cell, or context: both).
+std::string_view process_mode_name(const RunProtocol& protocol);
+// Sets the mode named (a results.json without the field: process-per-variant); returns what
+// is wrong ("" when nothing), to be put after the field's name.
+std::string set_process_mode(const nlohmann::json& value, RunProtocol& protocol);
 const ProtocolField* protocol_field(std::string_view key);
 
 // "a whole number from 1 to 10000", "a number from 0.001 to 60000 ms", "true or false".

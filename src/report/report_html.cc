@@ -53,6 +53,8 @@ std::string changes_table(const ReportModel& model) {
         c.low && c.high ? fmt::format("{} to {}", percent(c.low), percent(c.high)) : std::string("–");
     std::string note = c.problem;
     if (c.threshold) note += fmt::format("{}threshold {:.1f}%", note.empty() ? "" : "; ", 100 * *c.threshold);
+    if (!c.context.empty() && c.context != "-")
+      note += fmt::format("{}context-sensitive: {}", note.empty() ? "" : "; ", c.context);
     out += fmt::format(
         "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"verdict\" style=\"color:{}\">{}</td>"
         "<td>{}</td></tr>\n",
@@ -60,6 +62,30 @@ std::string changes_table(const ReportModel& model) {
         verdict_colour(c.verdict), escaped(c.verdict), escaped(note));
   }
   return out + "</table>\n";
+}
+
+std::string figure(const std::optional<double>& v) { return v ? fmt::format("{:.2f}", *v) : "–"; }
+
+// --context: the cells whose figure depends on the cells before them.
+std::string context_table(const ReportModel& model) {
+  if (model.context.empty()) return "";
+  std::string rows;
+  int sensitive = 0, judged = 0;
+  for (const ReportContext& x : model.context) {
+    judged += x.flag == "sensitive" || x.flag == "-";
+    if (x.flag != "sensitive") continue;
+    ++sensitive;
+    rows += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{} to {}</td></tr>\n",
+                        escaped(x.variant), escaped(x.workload), escaped(x.cell), figure(x.in_matrix), figure(x.fresh),
+                        percent(x.change), percent(x.low), percent(x.high));
+  }
+  std::string out = fmt::format("<h2 id=\"context\">Context-sensitive cells</h2>\n<p>{} of {} judged cells. {}</p>\n",
+                                sensitive, judged, escaped(model.context_rule));
+  if (rows.empty()) return out;
+  return out + fmt::format("<table class=\"context\">\n<tr><th>variant</th><th>workload</th><th>cell</th><th>in matrix "
+                           "{0}</th><th>fresh {0}</th><th>change</th><th>interval</th></tr>\n",
+                           escaped(model.unit)) +
+         rows + "</table>\n";
 }
 
 std::string tally(const ReportModel& model) {
@@ -116,7 +142,7 @@ std::string report_html(const ReportModel& model, const std::vector<RenderedFigu
                        "SVG</a>, <a href=\"report/{0}.png\">PNG</a>, <a href=\"report/{0}.gp\">gnuplot script</a>."
                        "</figcaption>\n</figure>\n",
                        escaped(r.figure.id), escaped(r.figure.title), inline_svg(r), escaped(r.figure.caption));
-  out += changes_table(model) + hot_path_html(model.hot_paths, escaped) + unmeasured_table(model) + facts_table(model);
+  out += changes_table(model) + context_table(model) + hot_path_html(model.hot_paths, escaped) + unmeasured_table(model) + facts_table(model);
   return out + "</body>\n</html>\n";
 }
 

@@ -9,6 +9,7 @@
 #include "src/util/text.h"
 #include "src/report/report_hot_path.h"
 #include "src/verdict/compare_file.h"
+#include "src/verdict/context.h"
 #include "src/verdict/gate_file.h"
 #include "src/results/results.h"
 #include "src/util/json_file.h"
@@ -29,7 +30,7 @@ std::string fact_text(const json& value) {
   return value.dump();
 }
 
-void read_results(const std::filesystem::path& file, ReportModel& model) {
+RunResults read_results(const std::filesystem::path& file, ReportModel& model) {
   // The one reader validates every field and cross-reference, with errors that name the field.
   const RunResults results = load_results(file.string());
   const json j = read_json_file(file.string(), "the results file");  // the facts below: as recorded
@@ -88,6 +89,19 @@ void read_results(const std::filesystem::path& file, ReportModel& model) {
   if (conditions.contains("warnings") && conditions["warnings"].is_array())
     for (const json& w : conditions["warnings"]) model.warnings.push_back(fact_text(w));
   if (!j.value("complete", true)) model.warnings.push_back("the run did not reach its end (interrupted)");
+  return results;
+}
+
+// --context: each in-matrix cell judged against its fresh twin, by the rule the command used.
+void read_context(const RunResults& results, const VerdictSettings& settings, ReportModel& model) {
+  for (const CellContext& x : context_of(results, settings)) {
+    const CellRecord& record = results.cells[static_cast<std::size_t>(x.cell)];
+    const CellSpec& spec = record.cell.spec;
+    model.context.push_back({results.plan.variants[record.cell.variant].label(), std::string(name_of(spec.workload)),
+                             cell_axes_label(spec.size, spec.alignment.requested, spec.alignment.preferred, spec.live),
+                             record.summary.ns_per_op, x.fresh, x.change, x.low, x.high, x.flag});
+  }
+  model.context_rule = context_rule_text(settings);
 }
 
 // The change and its interval, as compare rows and gate cells both hold them.
@@ -98,7 +112,7 @@ void put_judgement(ReportChange& change, const std::optional<Judgement>& judgeme
   change.high = judgement->high;
 }
 
-void read_compare(const std::filesystem::path& file, ReportModel& model) {
+VerdictSettings read_compare(const std::filesystem::path& file, ReportModel& model) {
   // The one reader of compare.json: each verdict checked against its interval.
   const Comparison c = load_comparison(file.string());
   for (const CompareRow& row : c.rows) {
@@ -113,9 +127,11 @@ void read_compare(const std::filesystem::path& file, ReportModel& model) {
       change.instructions_change = relative_change(e->before->at("instructions"), e->after->at("instructions"));
       change.reading = e->reading;
     }
+    change.context = row.context;
     model.changes.push_back(std::move(change));
   }
   for (const std::string& w : c.warnings) model.warnings.push_back(w);
+  return c.settings;
 }
 
 // A gate's cell key is backend/policy/workload/size/R:P/live.
@@ -179,15 +195,18 @@ ReportModel load_report_model(const std::filesystem::path& dir) {
   if (!has_results && !std::filesystem::exists(gate))
     throw UsageError(fmt::format("{}: no results.json or gate.json here (abench report reads the directory that run, "
                                  "compare or gate wrote)", dir.string()));
-  if (has_results) read_results(results, model);
+  std::optional<RunResults> loaded;
+  if (has_results) loaded = read_results(results, model);
   model.kind = "run";
+  VerdictSettings settings = loaded ? context_settings(loaded->protocol) : VerdictSettings{};
   if (std::filesystem::exists(compare)) {
-    read_compare(compare, model);
+    settings = read_compare(compare, model);
     model.kind = "compare";
   } else if (std::filesystem::exists(gate)) {
     read_gate(gate, model);
     model.kind = "gate";
   }
+  if (loaded && loaded->protocol.context) read_context(*loaded, settings, model);
   std::string matrix;
   for (const auto& [key, value] : model.facts)
     if (key == "matrix") matrix = value;

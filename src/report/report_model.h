@@ -34,6 +34,14 @@ struct ReportChange {
   // --explain: the instructions' change and the reading (src/explain/work_figures.h)
   std::optional<double> instructions_change;
   std::string reading;
+  std::string context;  // compare --context: "-", "baseline", "candidate", "both"
+};
+
+// --context: an in-matrix cell against the same cell in fresh processes (src/verdict/context.h).
+struct ReportContext {
+  std::string variant, workload, cell;
+  std::optional<double> in_matrix, fresh, change, low, high;
+  std::string flag;  // sensitive, -, undecided, failed
 };
 
 // --explain's hot path: one function of a pair of variants (or of a run's variant), as
@@ -56,6 +64,8 @@ struct ReportModel {
   std::vector<std::pair<std::string, std::string>> facts;  // conditions and protocol, for the header
   std::vector<std::string> warnings;
   std::vector<ReportHotPath> hot_paths;
+  std::vector<ReportContext> context;  // --context only: every in-matrix cell
+  std::string context_rule;            // how `sensitive` was decided, in words
 };
 
 // "64 B, align 256, live 1" (align R:P when the two differ).

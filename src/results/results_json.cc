@@ -21,7 +21,7 @@ nlohmann::json optional_number(const std::optional<double>& v) {
 nlohmann::json protocol_json(const RunProtocol& p) {
   nlohmann::json j = {{"measure", name_of(p.measure)},
           {"order", p.order == CellOrder::matrix ? "matrix" : "shuffled"},
-          {"process_mode", p.fresh_process_per_cell ? "fresh-process-per-cell" : "process-per-variant"},
+          {"process_mode", process_mode_name(p)},
           {"interleave_batches", p.interleave_batches},
           {"cpu", p.cpu < 0 ? nlohmann::json("last allowed") : nlohmann::json(p.cpu)},
           {"seed", p.seed},

@@ -16,6 +16,7 @@ nlohmann::json results_to_json(const RunResults& results);
 // processes (src/verdict/context.h computes it from the results).
 struct CellContext {
   int cell = -1;                    // the in-matrix cell's id
+  int fresh_cell = -1;              // the same work's cell in fresh processes
   std::optional<double> fresh;      // the fresh processes' figure (median of process medians)
   std::optional<double> change;     // in matrix / fresh - 1
   std::optional<double> low, high;  // its interval

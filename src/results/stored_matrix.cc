@@ -37,7 +37,9 @@ Matrix matrix_as_stored(const nlohmann::json& results, const std::vector<std::st
         throw UsageError(fmt::format("malformed results: field 'protocol.{}' {}", f.key, wrong));
     }
     r.order = p.value("order", "shuffled") == "matrix" ? CellOrder::matrix : CellOrder::shuffled;
-    r.fresh_process_per_cell = p.value("process_mode", "") == "fresh-process-per-cell";
+    if (const std::string wrong = set_process_mode(p.value("process_mode", nlohmann::json("process-per-variant")), r);
+        !wrong.empty())
+      throw UsageError(fmt::format("malformed results: field 'protocol.process_mode' {}", wrong));
     r.interleave_batches = p.value("interleave_batches", false);
     r.cpu = p.at("cpu").is_number() ? p.at("cpu").get<int>() : -1;
     // The same seed gives every process the cell order its baseline process had, so the

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "src/util/text.h"
+
 namespace abench {
 
 std::string aligned_columns(const std::vector<std::vector<std::string>>& rows, const std::vector<bool>& numeric) {
@@ -24,6 +26,20 @@ std::string aligned_columns(const std::vector<std::vector<std::string>>& rows, c
     }
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out += line + "\n";
+  }
+  return out;
+}
+
+std::string markdown_table(const std::vector<std::vector<std::string>>& rows, const std::vector<bool>& numeric) {
+  std::string out;
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    out += "|";
+    for (const std::string& cell : rows[r]) out += " " + markdown_text(cell) + " |";
+    out += "\n";
+    if (r != 0) continue;
+    out += "|";
+    for (std::size_t i = 0; i < rows[0].size(); ++i) out += i < numeric.size() && numeric[i] ? "--:|" : "---|";
+    out += "\n";
   }
   return out;
 }

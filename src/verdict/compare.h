@@ -44,6 +44,9 @@ struct CompareRow {
   std::optional<CellCounts> before_counts, after_counts;
   std::string counts_unavailable;  // why a side has no counts ("" when both were counted)
   std::optional<PairExplanation> explanation;  // --explain (src/explain/explain_compare.h)
+  // compare --context: the sides on which the cell's figure depends on the cells before it
+  // ("-", "baseline", "candidate", "both"; src/verdict/context.h); "" without --context
+  std::string context;
 };
 
 struct Comparison {
@@ -63,6 +66,7 @@ struct Comparison {
   std::optional<double> geomean_change;
   std::vector<std::string> warnings;
   bool explained = false;  // --explain: every row has its explanation
+  bool context = false;    // --context: every row has its context mark
   bool legacy_verdicts = false;  // read from a version 1 compare.json (src/verdict/compare_file.h)
 };
 

@@ -61,6 +61,7 @@ nlohmann::json comparison_json(const Comparison& c) {
     j["counts_after"] = row.after_counts ? nlohmann::json(*row.after_counts) : nlohmann::json(nullptr);
     j["counts_unavailable"] = row.counts_unavailable.empty() ? nlohmann::json(nullptr) : nlohmann::json(row.counts_unavailable);
     if (c.explained && row.explanation) put_explanation(j, *row.explanation);
+    if (c.context) j["context"] = row.context;
     rows.push_back(std::move(j));
   }
   nlohmann::json geomeans = nlohmann::json::object();
@@ -100,6 +101,7 @@ nlohmann::json comparison_json(const Comparison& c) {
           {"geomean_change", c.geomean_change ? nlohmann::json(*c.geomean_change) : nlohmann::json(nullptr)},
           {"warnings", c.warnings}};
   if (c.explained) out["explain"] = explain_method_json();  // --explain only: other files are as they were
+  if (c.context) out["context"] = true;  // --context: every row has its "context" mark
   return out;
 }
 
@@ -224,6 +226,11 @@ CompareRow row_from(const JsonField& row, const Comparison& c) {
   r.after_counts = counts_at(row.at("counts_after"));
   if (row.has("counts_unavailable")) r.counts_unavailable = row.at("counts_unavailable").text();
   if (c.explained) r.explanation = explanation_at(row, time_move_of(r.verdict));
+  if (c.context) {
+    r.context = row.at("context").text();
+    if (r.context != "-" && r.context != "baseline" && r.context != "candidate" && r.context != "both")
+      row.at("context").fail(fmt::format("is '{}' (allowed: -, baseline, candidate, both)", printable(r.context.substr(0, 40))));
+  }
   return r;
 }
 
@@ -276,6 +283,7 @@ Comparison comparison_from_json(const nlohmann::json& j, const std::string& path
     if (root.has(key) && root.at(key).size_of_list() != pairs)
       root.at(key).fail(fmt::format("has {} entries for {} pairs", root.at(key).size_of_list(), pairs));
   c.explained = root.has("explain");
+  c.context = root.has("context") && root.at("context").flag();
   const JsonField rows = root.at("rows");
   for (std::size_t i = 0; i < rows.size_of_list(); ++i) c.rows.push_back(row_from(rows.at(i), c));
 

@@ -131,19 +131,23 @@ std::string comparison_markdown(const Comparison& c) {
       rounds_text(c), unit, interval_method_text(c), c.settings.min_effect * 100, c.settings.detect * 100,
       c.settings.detect * 100);
   out += fmt::format("| backend | workload | size | align | live | before {0} | after {0} | change | interval | "
-                     "before range | after range | requested bytes | usable bytes | requests | verdict |{1}\n", unit,
-                     c.explained ? " instr/op | reading |" : "");
-  out += fmt::format("|---|---|--:|--:|--:|--:|--:|--:|---|---|---|---|---|---|---|{}\n", c.explained ? "--:|---|" : "");
+                     "before range | after range | requested bytes | usable bytes | requests | verdict |{1}{2}\n", unit,
+                     c.context ? " context |" : "", c.explained ? " instr/op | reading |" : "");
+  out += fmt::format("|---|---|--:|--:|--:|--:|--:|--:|---|---|---|---|---|---|---|{}{}\n", c.context ? "---|" : "",
+                     c.explained ? "--:|---|" : "");
   for (const CompareRow& row : c.rows)
-    out += fmt::format("| {} | {} | {} | {}:{} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |{}\n",
+    out += fmt::format("| {} | {} | {} | {}:{} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |{}{}\n",
                        markdown_text(c.pair_backends[row.pair]), name_of(row.spec.workload), row.spec.size,
                        row.spec.alignment.requested, row.spec.alignment.preferred, row.spec.live,
                        ns(row.before_ns), ns(row.after_ns), change_text(row), interval_text(row, c.until_interval > 0),
                        range(row.before_min, row.before_max), range(row.after_min, row.after_max),
                        old_new(row, requested), old_new(row, usable), old_new(row, requests),
-                       verdict_text(row),
+                       verdict_text(row), c.context ? fmt::format(" {} |", row.context) : "",
                        c.explained ? fmt::format(" {} | {} |", instructions_text(row), reading_text(row)) : "");
   if (c.explained) out += explain_footer(c);
+  if (c.context)
+    out += "\ncontext (--context): the sides on which the cell's figure depends on the cells run before it in its "
+           "process (in matrix against fresh processes of its own; the sections below list them).\n";
   out += "\n";
   for (const auto& [backend, change] : c.geomean_change_by_backend)
     out += fmt::format("Geometric-mean change, {}: {}\n", markdown_text(backend), percent(change));
@@ -170,6 +174,7 @@ std::string comparison_csv(const Comparison& c) {
                                   "after_" + max, "requested_bytes_before", "requested_bytes_after",
                                   "usable_bytes_before", "usable_bytes_after", "requests_before", "requests_after",
                                   "verdict", "detectable_change"};
+  if (c.context) header.push_back("context");
   if (c.explained) {
     const auto more = explanation_csv_header();
     header.insert(header.end(), more.begin(), more.end());
@@ -192,6 +197,7 @@ std::string comparison_csv(const Comparison& c) {
                     counts(row.before_counts, requests), counts(row.after_counts, requests),
                     std::string(name_of(row.verdict)),
                     row.verdict == Verdict::undecided ? std::string() : judged(row, &Judgement::detectable, "{:.5f}")};
+    if (c.context) fields.push_back(row.context);
     if (c.explained) {
       const auto more = explanation_csv_cells(row.explanation.value_or(PairExplanation{}));
       fields.insert(fields.end(), more.begin(), more.end());
