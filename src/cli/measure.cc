@@ -95,30 +95,6 @@ nlohmann::json number_text(const std::string& text, const std::string& where) {
   return std::stoull(text);
 }
 
-// --context: the matrix's processes keep their history (one a round over every cell), the
-// fresh side's are made a cell each by the plan; a judgement needs rounds_needed rounds.
-void use_context_protocol(RunProtocol& protocol, const MeasureOptions& o) {
-  const auto refuse = [](std::string_view option, std::string_view why) {
-    throw UsageError(fmt::format("option --context: not with {}: {}", option, why));
-  };
-  if (o.fresh_process_per_cell) refuse("--fresh-process-per-cell", "--context measures each cell both ways itself");
-  if (o.interleave) refuse("--interleave", "the in-matrix side is one process a round over every cell");
-  if (o.until_interval_percent || o.budget_s)
-    refuse(o.budget_s ? "--budget" : "--until-interval", "added rounds are fresh processes, which have no history");
-  if (o.shard) refuse("--shard", "a shard's processes would carry only the shard's cells as history");
-  if (o.explain) refuse("--explain", "explain the cells in a run of their own");
-  if (protocol.measure == Measure::instructions)
-    refuse("--measure instructions", "counts the instructions of the cells alone; --context is a timing claim");
-  protocol.context = true;
-  protocol.fresh_process_per_cell = false;
-  protocol.interleave_batches = false;
-  // One history, the same every round and named in results.json: the matrix's own order
-  // (as a matrix run top to bottom gives it), unless --order says otherwise. A shuffled order
-  // gives a cell another history each round, flagged only where most of them move it.
-  if (!o.order) protocol.order = CellOrder::matrix;
-  if (!o.protocol.contains("processes")) protocol.processes = std::max(protocol.processes, rounds_needed(0.95));
-}
-
 void apply_overrides(Matrix& m, const MeasureOptions& o, const std::vector<std::string>& built) {
   override_axis(m.backends, o.backends, "--backend",
                 [&](const auto& v, const auto& w) { return parse_backend(v, built, w); });
@@ -390,24 +366,6 @@ Plan shard_if_asked(Plan plan, const Matrix& matrix, const MeasureOptions& optio
   return shard_plan(std::move(plan), matrix.protocol, parse_shard(*options.shard, "--shard"));
 }
 
-void use_paired_protocol(RunProtocol& protocol, const MeasureOptions& options, double confidence) {
-  if (protocol.measure == Measure::instructions) return;
-  if (!options.protocol.contains("processes")) protocol.processes = std::max(protocol.processes, rounds_needed(confidence));
-  if (protocol.budget_s > 0 && protocol.measure == Measure::time) {
-    if (!options.protocol.contains("samples")) protocol.samples = kBudgetSamples;
-    if (!options.protocol.contains("min_batch_ms")) protocol.min_batch_ms = kBudgetMinBatchMs;
-  }
-  protocol.interval_confidence = confidence;
-  if (protocol.context) return;  // its processes are the plan's (use_context_protocol)
-  const std::string interleave = options.interleave.value_or("batch");
-  if (interleave == "process" && protocol.until_interval > 0)
-    throw UsageError("option --until-interval: rounds are added cell by cell, each a process of its own; "
-                     "--interleave process runs one process a side over every cell (allowed with "
-                     "--until-interval: --interleave batch or cell)");
-  if (interleave != "process") protocol.fresh_process_per_cell = true;
-  protocol.interval_confidence = confidence;
-  protocol.interleave_batches = interleave == "batch";
-}
 
 std::filesystem::path prepare_output_dir(const std::string& out, const std::string& name, bool resume) {
   const std::filesystem::path dir =

@@ -35,6 +35,9 @@ Matrix load_measure_matrix(const MeasureOptions& options, const std::vector<std:
 //   a round over every cell.
 // Exact counts need neither.
 void use_paired_protocol(RunProtocol& protocol, const MeasureOptions& options, double confidence);
+// --context (src/cli/protocol_modes.cc): refuses what it cannot go with, then sets the
+// protocol's context mode (one in-matrix process a round, the matrix's order, >= 6 rounds).
+void use_context_protocol(RunProtocol& protocol, const MeasureOptions& options);
 
 // The matrix a results.json was measured with (its axes and protocol as run, seed
 // included), with the command line's values on top: a gate's fresh candidate is measured
