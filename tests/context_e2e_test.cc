@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <string>
 #include <vector>
@@ -117,6 +118,18 @@ TEST(ContextEndToEnd, ACompareMarksTheChangesThatAreContextSensitiveOnEitherSide
   const std::string html = read_file(out / "report.html");
   EXPECT_NE(html.find("<h2 id=\"context\">Context-sensitive cells</h2>"), std::string::npos);
   EXPECT_NE(html.find("context-sensitive: "), std::string::npos);
+
+  // A mark compare.json claims is checked against results.json's cells, never shown on its word.
+  nlohmann::json forged = cmp;
+  for (auto& row : forged["rows"]) row["context"] = row["context"] == "-" ? "both" : "-";
+  {
+    std::ofstream file(out / "compare.json", std::ios::trunc);
+    file << forged.dump(2);
+  }
+  const CliResult refused = run_cli({"report", out.string()});
+  EXPECT_EQ(refused.exit_code, 2) << refused.err;
+  EXPECT_NE(refused.err.find("field 'rows[0].context' is"), std::string::npos) << refused.err;
+  EXPECT_NE(refused.err.find("but the cells of results.json make it"), std::string::npos) << refused.err;
 }
 
 TEST(ContextEndToEnd, ACompareWithContextIsNoGate) {

@@ -414,6 +414,13 @@ std::vector<Hostile> table() {
                  });
                }),
                2, "field 'rows[0].context' is '<b>nowhere</b>' (allowed: -, baseline, candidate, both)"});
+  t.push_back({"report_compare_context_without_context_cells", report_of("cmp", [](const fs::path& d) {
+                 edit_json(d / "compare.json", [](json& j) {
+                   j["context"] = true;
+                   for (auto& row : j["rows"]) row["context"] = "-";
+                 });
+               }),
+               2, "field 'context' is true, but"});
   t.push_back({"report_process_mode_unknown", report_of("run", [](const fs::path& d) {
                  edit_json(d / "results.json", [](json& j) { j["protocol"]["process_mode"] = "fork-bomb"; });
                }),

@@ -194,20 +194,34 @@ Plan make_variant_plan(const Matrix& m, std::vector<Variant> variants, std::uint
   return schedule(m, std::move(variants), seed, rotated);
 }
 
-Plan make_compare_plan(const Matrix& m, const std::vector<Variant>& baselines,
-                       const std::vector<Variant>& candidates, std::uint64_t seed) {
+namespace {
+
+// Pair i's baseline as variant 2i, its candidate as 2i+1.
+std::vector<Variant> sides_interleaved(const std::vector<Variant>& baselines, const std::vector<Variant>& candidates) {
   std::vector<Variant> variants;
   for (std::size_t i = 0; i < baselines.size() && i < candidates.size(); ++i) {
     variants.push_back(baselines[i]);
     variants.push_back(candidates[i]);
   }
-  Plan plan = schedule(m, std::move(variants), seed, pairs_alternating, true);
+  return variants;
+}
+
+// Each cell's partner: the cell at its place in the other variant of its pair (variant ^ 1).
+void pair_partners(Plan& plan) {
   const std::size_t per_variant = plan.cells.size() / std::max<std::size_t>(plan.variants.size(), 1);
   plan.partner.resize(plan.cells.size());
   for (const PlannedCell& cell : plan.cells) {
     const std::size_t offset = static_cast<std::size_t>(cell.spec.id) % per_variant;
     plan.partner[static_cast<std::size_t>(cell.spec.id)] = static_cast<int>((cell.variant ^ 1) * per_variant + offset);
   }
+}
+
+}  // namespace
+
+Plan make_compare_plan(const Matrix& m, const std::vector<Variant>& baselines,
+                       const std::vector<Variant>& candidates, std::uint64_t seed) {
+  Plan plan = schedule(m, sides_interleaved(baselines, candidates), seed, pairs_alternating, true);
+  pair_partners(plan);
   return plan;
 }
 
@@ -243,6 +257,11 @@ void give_fresh_variants_a_process_per_cell(Plan& plan, const std::vector<bool>&
 // The variants as given, each label distinct, and their fresh twins named after them.
 std::vector<Variant> fresh_twins(std::vector<Variant>& variants) {
   give_distinct_labels(variants);
+  // Which variants are fresh is read back from the labels (src/verdict/context.h).
+  for (const Variant& v : variants)
+    if (v.label().ends_with(kFreshSuffix))
+      throw UsageError(fmt::format("option --context: variant '{}' has a label ending in '{}', which --context gives "
+                                   "the fresh twins; choose another label", v.label(), kFreshSuffix));
   std::vector<Variant> fresh = variants;
   for (Variant& v : fresh) v.name = v.label() + std::string(kFreshSuffix);
   return fresh;
@@ -271,21 +290,12 @@ Plan make_context_plan(const Matrix& m, const std::vector<Variant>& variants, st
 
 Plan make_compare_context_plan(const Matrix& m, const std::vector<Variant>& baselines,
                                const std::vector<Variant>& candidates, std::uint64_t seed) {
-  std::vector<Variant> variants;
-  for (std::size_t i = 0; i < baselines.size() && i < candidates.size(); ++i) {
-    variants.push_back(baselines[i]);
-    variants.push_back(candidates[i]);
-  }
+  std::vector<Variant> variants = sides_interleaved(baselines, candidates);
   const std::vector<Variant> fresh = fresh_twins(variants);
   const std::size_t in_matrix = variants.size();
   variants.insert(variants.end(), fresh.begin(), fresh.end());
   Plan plan = schedule(m, std::move(variants), seed, reversed_every_other_round, true);
-  const std::size_t per_variant = plan.cells.size() / std::max<std::size_t>(plan.variants.size(), 1);
-  plan.partner.resize(plan.cells.size());
-  for (const PlannedCell& cell : plan.cells) {
-    const std::size_t offset = static_cast<std::size_t>(cell.spec.id) % per_variant;
-    plan.partner[static_cast<std::size_t>(cell.spec.id)] = static_cast<int>((cell.variant ^ 1) * per_variant + offset);
-  }
+  pair_partners(plan);
   std::vector<bool> is_fresh(plan.variants.size());
   for (std::size_t v = in_matrix; v < is_fresh.size(); ++v) is_fresh[v] = true;
   give_fresh_variants_a_process_per_cell(plan, is_fresh);

@@ -93,8 +93,9 @@ RunResults read_results(const std::filesystem::path& file, ReportModel& model) {
 }
 
 // --context: each in-matrix cell judged against its fresh twin, by the rule the command used.
-void read_context(const RunResults& results, const VerdictSettings& settings, ReportModel& model) {
-  for (const CellContext& x : context_of(results, settings)) {
+void read_context(const RunResults& results, const std::vector<CellContext>& context, const VerdictSettings& settings,
+                  ReportModel& model) {
+  for (const CellContext& x : context) {
     const CellRecord& record = results.cells[static_cast<std::size_t>(x.cell)];
     const CellSpec& spec = record.cell.spec;
     model.context.push_back({results.plan.variants[record.cell.variant].label(), std::string(name_of(spec.workload)),
@@ -112,7 +113,7 @@ void put_judgement(ReportChange& change, const std::optional<Judgement>& judgeme
   change.high = judgement->high;
 }
 
-VerdictSettings read_compare(const std::filesystem::path& file, ReportModel& model) {
+Comparison read_compare(const std::filesystem::path& file, ReportModel& model) {
   // The one reader of compare.json: each verdict checked against its interval.
   const Comparison c = load_comparison(file.string());
   for (const CompareRow& row : c.rows) {
@@ -131,7 +132,18 @@ VerdictSettings read_compare(const std::filesystem::path& file, ReportModel& mod
     model.changes.push_back(std::move(change));
   }
   for (const std::string& w : c.warnings) model.warnings.push_back(w);
-  return c.settings;
+  return c;
+}
+
+// compare.json's context marks are a claim about results.json's cells: they must be what
+// those cells make them, never shown on the file's word alone.
+void check_context_marks(const Comparison& said, const std::vector<CellContext>& context, const std::string& file) {
+  Comparison derived = said;
+  mark_context(derived, context);
+  for (std::size_t i = 0; i < said.rows.size(); ++i)
+    if (said.rows[i].context != derived.rows[i].context)
+      throw UsageError(fmt::format("{}: field 'rows[{}].context' is '{}', but the cells of results.json make it '{}'",
+                                   file, i, printable(said.rows[i].context.substr(0, 40)), derived.rows[i].context));
 }
 
 // A gate's cell key is backend/policy/workload/size/R:P/live.
@@ -199,14 +211,29 @@ ReportModel load_report_model(const std::filesystem::path& dir) {
   if (has_results) loaded = read_results(results, model);
   model.kind = "run";
   VerdictSettings settings = loaded ? context_settings(loaded->protocol) : VerdictSettings{};
+  std::optional<Comparison> comparison;
   if (std::filesystem::exists(compare)) {
-    settings = read_compare(compare, model);
+    comparison = read_compare(compare, model);
+    settings = comparison->settings;
     model.kind = "compare";
   } else if (std::filesystem::exists(gate)) {
     read_gate(gate, model);
     model.kind = "gate";
   }
-  if (loaded && loaded->protocol.context) read_context(*loaded, settings, model);
+  const bool context = loaded && loaded->protocol.context;
+  if (comparison && comparison->context && !context)
+    throw UsageError(fmt::format("{}: field 'context' is true, but {} was not measured with --context", compare.string(),
+                                 results.string()));
+  if (context) {
+    std::vector<CellContext> cells;
+    try {
+      cells = context_of(*loaded, settings);
+    } catch (const UsageError& e) {
+      throw UsageError(fmt::format("{}: its --context cells: {}", results.string(), e.what()));
+    }
+    if (comparison && comparison->context) check_context_marks(*comparison, cells, compare.string());
+    read_context(*loaded, cells, settings, model);
+  }
   std::string matrix;
   for (const auto& [key, value] : model.facts)
     if (key == "matrix") matrix = value;

@@ -2,30 +2,39 @@
 
 #include <map>
 #include <optional>
-#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "src/util/errors.h"
 
 namespace abench {
 
 RunResults paired_view(const RunResults& results, const std::vector<std::pair<std::size_t, std::size_t>>& variant_pairs) {
-  RunResults view;
-  view.matrix = results.matrix;
-  view.protocol = results.protocol;
-  view.conditions = results.conditions;
-  view.command_line = results.command_line;
-  view.started_at = results.started_at;
-  view.finished_at = results.finished_at;
-  view.run_id = results.run_id;
-  view.complete = results.complete;
-  view.interrupted_by = results.interrupted_by;
+  // The run's metadata as it is; its plan, cells, workers and hellos are laid out anew.
+  RunResults view = results;
+  view.plan = Plan{};
   view.plan.processes = results.plan.processes;
+  view.cells.clear();
+  view.workers.clear();
+  view.stored_hellos.clear();
 
   std::vector<std::vector<int>> cells_of(results.plan.variants.size());
   for (const CellRecord& c : results.cells) cells_of.at(c.cell.variant).push_back(c.cell.spec.id);
   std::map<std::size_t, std::size_t> new_variant;
   std::map<int, int> new_cell;
   for (const auto& [one, two] : variant_pairs) {
-    if (cells_of.at(one).size() != cells_of.at(two).size())
-      throw std::logic_error("paired_view: the variants of a pair measure different cells");
+    // The k-th cells of the two are paired: they must measure the same work, whatever file
+    // the results came from.
+    const auto& a = cells_of.at(one);
+    const auto& b = cells_of.at(two);
+    bool alike = a.size() == b.size();
+    for (std::size_t k = 0; alike && k < a.size(); ++k)
+      alike = same_work(results.cells[static_cast<std::size_t>(a[k])].cell.spec,
+                        results.cells[static_cast<std::size_t>(b[k])].cell.spec);
+    if (!alike)
+      throw UsageError(fmt::format("variants '{}' and '{}' are judged against each other but do not measure the same "
+                                   "cells in the same order", results.plan.variants[one].label(),
+                                   results.plan.variants[two].label()));
     for (std::size_t old : {one, two}) {
       new_variant[old] = view.plan.variants.size();
       view.plan.variants.push_back(results.plan.variants[old]);
