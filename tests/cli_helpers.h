@@ -19,6 +19,7 @@ struct CliResult {
   std::string out, err;
 };
 
+#ifdef ABENCH_BIN  // the end-to-end tests' binary knows where abench is; unit tests use run_tool only
 inline CliResult run_cli(std::vector<std::string> args,
                   std::vector<std::pair<std::string, std::string>> env = {}) {
   ProcessLauncher launcher;
@@ -33,6 +34,7 @@ inline CliResult run_cli(std::vector<std::string> args,
   result.err = o.stderr_tail;
   return result;
 }
+#endif
 
 // Another program that reads abench's files (chromium, Debian's python3 with compare.py).
 inline CliResult run_tool(const std::string& path, std::vector<std::string> args, double timeout_s = 120) {

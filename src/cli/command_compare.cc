@@ -21,6 +21,7 @@
 #include "src/run/progress.h"
 #include "src/run/worker_registry.h"
 #include "src/run/execute.h"
+#include "src/util/comment_markdown.h"
 #include "src/util/text.h"
 
 namespace abench {
@@ -95,8 +96,8 @@ int compare_command(const CompareOptions& o, const std::vector<std::string>& com
     write_file_atomically(dir / "results.csv", results_to_csv(results, &context));
   }
   if (instrumented) explain_comparison(comparison, *instrumented);
-  const std::string markdown =
-      comparison_markdown(comparison) + (measure.context ? context_section(results, context, settings, true) : "");
+  const std::string context_text = measure.context ? context_section(results, context, settings, true) : "";
+  const std::string markdown = comparison_markdown(comparison, context_text);
   write_file_atomically(dir / "compare.md", markdown);
   write_file_atomically(dir / "compare.csv", comparison_csv(comparison));
   write_file_atomically(dir / "compare.json", comparison_json(comparison).dump(2) + "\n");
@@ -104,7 +105,7 @@ int compare_command(const CompareOptions& o, const std::vector<std::string>& com
   if (instrumented) throw_if_interrupted(*instrumented, dir / kExplainDirectory, "compare");
 
   const RunTotals t = totals_of(results);
-  fmt::print("{}\n", markdown);
+  fmt::print("{}{}\n", terminal_part(markdown), context_text);
   fmt::print("{} cells a side{}, {} failed; {} processes a side; wall time {}\n", comparison.rows.size(),
              measure.context ? " (each also in fresh processes)" : "", t.failed,
              results.protocol.processes, format_duration(wall));

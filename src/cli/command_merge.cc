@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "src/util/comment_markdown.h"
 #include "src/verdict/compare_file.h"
 #include "src/util/atomic_file.h"
 #include "src/verdict/noise_floors.h"
@@ -205,7 +206,7 @@ int merge_command(const MergeOptions& o, const std::vector<std::string>& command
     write_file_atomically(dir / "compare.md", markdown);
     write_file_atomically(dir / "compare.csv", comparison_csv(*comparison));
     write_file_atomically(dir / "compare.json", comparison_json(*comparison).dump(2) + "\n");
-    fmt::print("{}\n", markdown);
+    fmt::print("{}\n", terminal_part(markdown));
   } else {
     fmt::print("{}\n", results_to_table(merged));
   }

@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <optional>
 
 #include "src/results/results.h"
 
@@ -30,7 +31,9 @@ class ResultSaver {
  private:
   std::filesystem::path dir_;
   std::chrono::duration<double> min_interval_;
-  std::chrono::steady_clock::time_point last_{};
+  // When the last write ended; none yet: the first write never waits (steady_clock's epoch
+  // is the boot, so a zero time point would hold back a machine's first hour's first write).
+  std::optional<std::chrono::steady_clock::time_point> last_;
   std::chrono::duration<double> last_took_{0};
   bool dirty_ = false;
 };

@@ -94,7 +94,9 @@ void derive_from_rows(Comparison& c);
 
 // "change", "interval", "coverage", "paired" in j, or nulls and "problem" without them.
 
-std::string comparison_markdown(const Comparison& c);
+// compare.md, shaped for a pull-request comment (src/util/comment_markdown.h): the headline
+// and the changed cells first, every cell folded; appendix (Markdown) goes last.
+std::string comparison_markdown(const Comparison& c, const std::string& appendix = "");
 std::string comparison_csv(const Comparison& c);
 // How the interval was computed, in words (compare.md and compare.json say it).
 std::string interval_method_text(const Comparison& c);

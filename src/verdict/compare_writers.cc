@@ -1,10 +1,12 @@
 // compare.md (ready to paste into a pull request), compare.csv and compare.json.
 #include <algorithm>
+#include <cmath>
 
 #include <fmt/format.h>
 
 #include "src/verdict/compare.h"
 #include "src/explain/explanation_codec.h"
+#include "src/util/comment_markdown.h"
 #include "src/util/csv.h"
 #include "src/util/text.h"
 
@@ -106,63 +108,170 @@ std::string explain_footer(const Comparison& c) {
 }
 
 std::string verdict_text(const CompareRow& row) {
-  if (row.verdict == Verdict::failed) return "failed: " + markdown_text(row.problem.substr(0, 80));
-  if (row.verdict == Verdict::undecided) return "undecided: " + markdown_text(row.problem);
+  if (row.verdict == Verdict::failed) return "failed: " + row.problem.substr(0, 80);
+  if (row.verdict == Verdict::undecided) return "undecided: " + row.problem;
   return std::string(name_of(row.verdict));
+}
+
+bool changed(const CompareRow& row) { return row.verdict == Verdict::slower || row.verdict == Verdict::faster; }
+
+bool counts_changed(const CompareRow& row) {
+  return row.before_counts && row.after_counts &&
+         (requested(*row.before_counts) != requested(*row.after_counts) ||
+          usable(*row.before_counts) != usable(*row.after_counts) ||
+          requests(*row.before_counts) != requests(*row.after_counts));
+}
+
+// "### abench compare: 2 slower, 1 faster, 138 same, 3 unclear, 0 failed", then who against
+// whom with the geometric means: what a reviewer needs before any table.
+std::string headline(const Comparison& c) {
+  int slower = 0, faster = 0, failed = 0, counted = 0;
+  for (const CompareRow& row : c.rows) {
+    slower += row.verdict == Verdict::slower;
+    faster += row.verdict == Verdict::faster;
+    failed += row.verdict == Verdict::failed;
+    counted += counts_changed(row);
+  }
+  const CompareTally t = tally_of(c);
+  std::string out = fmt::format("### abench compare: {} slower, {} faster, {} same, {} unclear, {} failed{}\n\n",
+                                slower, faster, t.same, t.unclear, failed,
+                                t.undecided ? fmt::format(", {} undecided", t.undecided) : "");
+  for (std::size_t p = 0; p < c.baseline_labels.size(); ++p)
+    out += fmt::format("{}**{}** (before) → **{}** (after)", p ? "; " : "", markdown_text(c.baseline_labels[p]),
+                       markdown_text(c.candidate_labels[p]));
+  out += fmt::format(", {} cells, {}.", c.rows.size(), c.until_interval > 0 ? "adaptive rounds" :
+                     fmt::format("{} processes a side", c.processes));
+  if (!c.geomean_change_by_backend.empty()) {
+    out += " Geometric-mean change:";
+    for (const auto& [backend, change] : c.geomean_change_by_backend)
+      out += fmt::format(" {} {},", markdown_text(backend), percent(change));
+    out.pop_back();
+    if (c.geomean_change) out += fmt::format(" (overall {})", percent(*c.geomean_change));
+    out += ".";
+  }
+  if (counted > 0) out += fmt::format(" Counts (requested or usable bytes, requests) differ in {} cells.", counted);
+  return out + "\n";
+}
+
+std::vector<std::string> table_header(const Comparison& c, bool full) {
+  const std::string unit = metric_names(c.measure).column;
+  std::vector<std::string> h{"backend", "workload", "size", "align", "live", "before " + unit, "after " + unit,
+                             "change", "interval"};
+  if (full) h.insert(h.end(), {"before range", "after range"});
+  h.push_back("requested bytes");
+  if (full) h.insert(h.end(), {"usable bytes", "requests"});
+  h.push_back("verdict");
+  if (c.context) h.push_back("context");
+  if (c.explained) h.insert(h.end(), {"instr/op", "reading"});
+  return h;
+}
+
+std::vector<bool> table_numeric(const Comparison& c, bool full) {
+  std::vector<bool> numeric;
+  for (const std::string& h : table_header(c, full))
+    numeric.push_back(h == "size" || h == "align" || h == "live" || h == "change" || h == "instr/op" ||
+                      ((h.starts_with("before ") || h.starts_with("after ")) && !h.ends_with(" range")));
+  return numeric;
+}
+
+std::vector<std::string> table_row(const Comparison& c, const CompareRow& row, bool full) {
+  std::vector<std::string> r{c.pair_backends[row.pair], std::string(name_of(row.spec.workload)),
+                             std::to_string(row.spec.size),
+                             fmt::format("{}:{}", row.spec.alignment.requested, row.spec.alignment.preferred),
+                             std::to_string(row.spec.live), ns(row.before_ns), ns(row.after_ns), change_text(row),
+                             interval_text(row, c.until_interval > 0)};
+  if (full) r.insert(r.end(), {range(row.before_min, row.before_max), range(row.after_min, row.after_max)});
+  r.push_back(old_new(row, requested));
+  if (full) r.insert(r.end(), {old_new(row, usable), old_new(row, requests)});
+  r.push_back(verdict_text(row));
+  if (c.context) r.push_back(row.context);
+  if (c.explained) r.insert(r.end(), {instructions_text(row), reading_text(row)});
+  return r;
+}
+
+// The method, in words: what every figure and verdict in the table means.
+std::string method_text(const Comparison& c) {
+  return fmt::format(
+      "{}; before/after: median of the process medians, {}; change = after/before − 1 (positive: slower); "
+      "interval: {}; slower/faster: the interval excludes 0 and |change| ≥ {:.1f}%; same: the whole interval within "
+      "±{:g}% (--detect); unclear: neither, so a change beyond ±{:g}% could hide in it; undecided: too few rounds for "
+      "the confidence. Counts per buffer.\n",
+      rounds_text(c), metric_names(c.measure).column, interval_method_text(c), c.settings.min_effect * 100,
+      c.settings.detect * 100, c.settings.detect * 100);
+}
+
+// Under the whole table: how many calls chance alone makes, and what the rounds could detect.
+std::string tally_text(const Comparison& c) {
+  const CompareTally t = tally_of(c);
+  if (t.judged == 0) return "";
+  return fmt::format("Faster or slower: {} of {} judged cells. With nothing changed, chance alone would call about "
+                     "{:.1f} of them (at most; each interval covers at least {:.1f}%, and changes under {:.1f}% are "
+                     "never called).\nSame within ±{:g}%: {}; unclear: {}; undecided: {}. The smallest change a cell "
+                     "could have called (its detectable change), median over the judged cells: {:.1f}%.\n",
+                     t.calls, t.judged, t.expected_false_calls, t.least_coverage * 100, c.settings.min_effect * 100,
+                     c.settings.detect * 100, t.same, t.unclear, t.undecided, t.median_detectable * 100);
+}
+
+std::string provenance_text(const Comparison& c) {
+  std::string out;
+  for (std::size_t p = 0; p < c.baseline_labels.size(); ++p) {
+    out += fmt::format("- **{}** (before) vs **{}** (after)\n", markdown_text(c.baseline_labels[p]),
+                       markdown_text(c.candidate_labels[p]));
+    if (p < c.baseline_allocators.size() && !c.baseline_allocators[p].empty())
+      out += fmt::format("  - before: {}\n  - after: {}\n", markdown_text(c.baseline_allocators[p]),
+                         markdown_text(c.candidate_allocators[p]));
+  }
+  return out;
 }
 
 }  // namespace
 
-std::string comparison_markdown(const Comparison& c) {
-  std::string out;
-  for (std::size_t p = 0; p < c.baseline_labels.size(); ++p) {
-    out += fmt::format("**{}** (before) vs **{}** (after)\n", markdown_text(c.baseline_labels[p]),
-                       markdown_text(c.candidate_labels[p]));
-    if (p < c.baseline_allocators.size() && !c.baseline_allocators[p].empty())
-      out += fmt::format("- before: {}\n- after: {}\n", markdown_text(c.baseline_allocators[p]),
-                         markdown_text(c.candidate_allocators[p]));
-  }
-  const std::string unit = metric_names(c.measure).column;
-  out += fmt::format(
-      "\n{}; before/after: median of the process medians, {}; change = "
-      "after/before − 1 (positive: slower); interval: {}; slower/faster: the interval excludes 0 and |change| ≥ "
-      "{:.1f}%; same: the whole interval within ±{:g}% (--detect); unclear: neither, so a change beyond ±{:g}% could "
-      "hide in it; undecided: too few rounds for the confidence. Counts per buffer.\n\n",
-      rounds_text(c), unit, interval_method_text(c), c.settings.min_effect * 100, c.settings.detect * 100,
-      c.settings.detect * 100);
-  out += fmt::format("| backend | workload | size | align | live | before {0} | after {0} | change | interval | "
-                     "before range | after range | requested bytes | usable bytes | requests | verdict |{1}{2}\n", unit,
-                     c.context ? " context |" : "", c.explained ? " instr/op | reading |" : "");
-  out += fmt::format("|---|---|--:|--:|--:|--:|--:|--:|---|---|---|---|---|---|---|{}{}\n", c.context ? "---|" : "",
-                     c.explained ? "--:|---|" : "");
+std::string comparison_markdown(const Comparison& c, const std::string& appendix) {
+  std::vector<const CompareRow*> moved;
   for (const CompareRow& row : c.rows)
-    out += fmt::format("| {} | {} | {} | {}:{} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |{}{}\n",
-                       markdown_text(c.pair_backends[row.pair]), name_of(row.spec.workload), row.spec.size,
-                       row.spec.alignment.requested, row.spec.alignment.preferred, row.spec.live,
-                       ns(row.before_ns), ns(row.after_ns), change_text(row), interval_text(row, c.until_interval > 0),
-                       range(row.before_min, row.before_max), range(row.after_min, row.after_max),
-                       old_new(row, requested), old_new(row, usable), old_new(row, requests),
-                       verdict_text(row), c.context ? fmt::format(" {} |", row.context) : "",
-                       c.explained ? fmt::format(" {} | {} |", instructions_text(row), reading_text(row)) : "");
-  if (c.explained) out += explain_footer(c);
-  if (c.context)
-    out += "\ncontext (--context): the sides on which the cell's figure depends on the cells run before it in its "
-           "process (in matrix against fresh processes of its own; the sections below list them).\n";
-  out += "\n";
-  for (const auto& [backend, change] : c.geomean_change_by_backend)
-    out += fmt::format("Geometric-mean change, {}: {}\n", markdown_text(backend), percent(change));
-  if (c.geomean_change) out += fmt::format("Geometric-mean change, overall: {}\n", percent(*c.geomean_change));
-  if (const CompareTally t = tally_of(c); t.judged > 0) {
-    out += fmt::format("\nFaster or slower: {} of {} judged cells. With nothing changed, chance alone would call "
-                       "about {:.1f} of them (at most; each interval covers at least {:.1f}%, and changes under "
-                       "{:.1f}% are never called).\n",
-                       t.calls, t.judged, t.expected_false_calls, t.least_coverage * 100, c.settings.min_effect * 100);
-    out += fmt::format("Same within ±{:g}%: {}; unclear: {}; undecided: {}. The smallest change a cell could have "
-                       "called (its detectable change), median over the judged cells: {:.1f}%.\n",
-                       c.settings.detect * 100, t.same, t.unclear, t.undecided, t.median_detectable * 100);
+    if (changed(row)) moved.push_back(&row);
+  std::stable_sort(moved.begin(), moved.end(), [](const CompareRow* a, const CompareRow* b) {
+    return std::abs(a->judgement->change) > std::abs(b->judgement->change);
+  });
+  std::vector<CommentSection> sections;
+  CommentSection changes = shown_section("Changed cells, largest change first");
+  changes.numeric = table_numeric(c, false);
+  if (moved.empty()) {
+    changes.before = "No cell is faster or slower by the rule below.";
+  } else {
+    changes.table.push_back(table_header(c, false));
+    for (const CompareRow* row : moved) changes.table.push_back(table_row(c, *row, false));
   }
-  for (const auto& w : c.warnings) out += "\n> **Note:** " + markdown_text(w) + "\n";
-  return out;
+  sections.push_back(std::move(changes));
+
+  CommentSection unjudged = shown_section("Cells without a verdict");
+  unjudged.table.push_back({"backend", "workload", "size", "align", "live", "why"});
+  for (const CompareRow& row : c.rows)
+    if (row.verdict == Verdict::failed || row.verdict == Verdict::undecided)
+      unjudged.table.push_back({c.pair_backends[row.pair], std::string(name_of(row.spec.workload)),
+                                std::to_string(row.spec.size),
+                                fmt::format("{}:{}", row.spec.alignment.requested, row.spec.alignment.preferred),
+                                std::to_string(row.spec.live), verdict_text(row)});
+  unjudged.numeric = {false, false, true, true, true, false};
+  if (unjudged.table.size() > 1) sections.push_back(std::move(unjudged));
+
+  std::string notes;
+  for (const auto& w : c.warnings) notes += "> **Note:** " + markdown_text(w) + "\n\n";
+  if (!notes.empty()) sections.push_back(shown_section("", notes));
+
+  CommentSection all = folded_section(fmt::format("All {} cells, in matrix order", c.rows.size()), method_text(c));
+  all.table.push_back(table_header(c, true));
+  all.numeric = table_numeric(c, true);
+  for (const CompareRow& row : c.rows) all.table.push_back(table_row(c, row, true));
+  if (c.explained) all.after += explain_footer(c) + "\n";
+  if (c.context)
+    all.after += "context (--context): the sides on which the cell's figure depends on the cells run before it in its "
+                 "process (in matrix against fresh processes of its own; Context-sensitive cells below lists them).\n\n";
+  all.after += tally_text(c);
+  sections.push_back(std::move(all));
+  sections.push_back(folded_section("What each side ran (labels, allocators serving malloc)", provenance_text(c)));
+  if (!appendix.empty()) sections.push_back(shown_section("", appendix));
+  return comment_markdown(headline(c), sections, "compare.csv");
 }
 
 std::string comparison_csv(const Comparison& c) {

@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include "src/util/comment_markdown.h"
+
 #include "src/util/errors.h"
 #include "src/util/text.h"
 #include "src/plan/matrix.h"
@@ -180,39 +182,95 @@ std::string gate_summary_lines(const GateVerdict& v) {
                      v.unclear, v.undecided, v.failed);
 }
 
+namespace {
+
+std::string gate_result_text(const GateCell& c) {
+  return c.outcome == GateOutcome::failed      ? "FAILED: " + c.problem.substr(0, 80)
+         : c.outcome == GateOutcome::undecided ? "UNDECIDED: " + c.problem
+         : c.outcome == GateOutcome::unclear   ? "UNCLEAR: " + c.problem
+         : !c.problem.empty()                  ? "pass (unclear, allowed): " + c.problem
+                                               : std::string(name_of(c.outcome));
+}
+
+std::vector<std::string> gate_row(const GateCell& c) {
+  return {c.key,
+          c.judgement ? fmt::format("{:+.2f}%", c.judgement->change * 100) : "-",
+          c.judgement ? fmt::format("[{:+.2f}%, {:+.2f}%]", c.judgement->low * 100, c.judgement->high * 100) : "-",
+          fmt::format("{:.2f}%", c.threshold * 100), fmt::format("{:.2f}%", c.noise_floor * 100),
+          fmt::format("{:.2f}%{}", c.applied * 100, c.applied > c.threshold ? " (noise)" : ""), gate_result_text(c)};
+}
+
+std::string counted(int n, const char* thing) { return fmt::format("{} {}{}", n, thing, n == 1 ? "" : "s"); }
+
+const std::vector<std::string> kGateHeader{"cell", "change", "interval", "threshold", "noise floor", "applied", "result"};
+const std::vector<bool> kGateNumeric{false, true, false, true, true, true, false};
+
+// Regressions first, then what kept the gate from a verdict, then improvements; within
+// each, the largest change first.
+int attention_rank(GateOutcome o) {
+  switch (o) {
+    case GateOutcome::regression: return 0;
+    case GateOutcome::failed: return 1;
+    case GateOutcome::unclear: return 2;
+    case GateOutcome::undecided: return 3;
+    case GateOutcome::improvement: return 4;
+    case GateOutcome::pass: return 5;
+  }
+  return 5;
+}
+
+}  // namespace
+
 std::string gate_markdown(const GateVerdict& v) {
   const char* title = v.exit_code() == 0 ? "pass"
                       : v.exit_code() == 1 ? "REGRESSION"
                       : v.failed > 0       ? "measurement failed"
                       : v.unclear > 0 && v.undecided == 0 ? "unclear (a regression could hide in some cells)"
                                                           : "not judged (no pass without a verdict)";
-  std::string out = fmt::format("### abench gate: {}\n\n", title);
-  if (v.cells.empty()) out += "No cell to judge: a gate over nothing does not pass.\n\n";
+  std::string headline = fmt::format(
+      "### abench gate: {}\n\n{}, {}, {} unchanged{}, {} unclear, {} undecided, {} failed, of {} cells.",
+      title, counted(v.regressions, "regression"), counted(v.improvements, "improvement"), v.unchanged,
+      v.unclear_allowed ? fmt::format(" ({} unclear, passed by --allow-unclear)", v.unclear_allowed) : "", v.unclear,
+      v.undecided, v.failed, v.cells.size());
   std::set<std::string> metrics;
   for (const GateCell& c : v.cells) metrics.insert(c.metric);
   for (const std::string& m : metrics)
-    out += fmt::format("Judged on {}: change = candidate/baseline − 1, {:g}% intervals.\n\n", markdown_text(m), v.confidence * 100);
-  out += "| cell | change | interval | threshold | noise floor | applied | result |\n|---|--:|---|--:|--:|--:|---|\n";
-  for (const GateCell& c : v.cells) {
-    const std::string change = c.judgement ? fmt::format("{:+.2f}%", c.judgement->change * 100) : "-";
-    const std::string interval =
-        c.judgement ? fmt::format("[{:+.2f}%, {:+.2f}%]", c.judgement->low * 100, c.judgement->high * 100) : "-";
-    const std::string result = c.outcome == GateOutcome::failed      ? "FAILED: " + markdown_text(c.problem.substr(0, 80))
-                               : c.outcome == GateOutcome::undecided ? "UNDECIDED: " + markdown_text(c.problem)
-                               : c.outcome == GateOutcome::unclear   ? "UNCLEAR: " + markdown_text(c.problem)
-                               : !c.problem.empty() ? "pass (unclear, allowed): " + markdown_text(c.problem)
-                                                    : std::string(name_of(c.outcome));
-    out += fmt::format("| {} | {} | {} | {:.2f}% | {:.2f}% | {:.2f}%{} | {} |\n", markdown_text(c.key), change, interval,
-                       c.threshold * 100, c.noise_floor * 100, c.applied * 100,
-                       c.applied > c.threshold ? " (noise)" : "", result);
+    headline += fmt::format(" Judged on {}: change = candidate/baseline − 1, {:g}% intervals.", markdown_text(m),
+                            v.confidence * 100);
+
+  std::vector<const GateCell*> attention;
+  for (const GateCell& c : v.cells)
+    if (c.outcome != GateOutcome::pass || !c.problem.empty()) attention.push_back(&c);
+  std::stable_sort(attention.begin(), attention.end(), [](const GateCell* a, const GateCell* b) {
+    const int ra = attention_rank(a->outcome), rb = attention_rank(b->outcome);
+    if (ra != rb) return ra < rb;
+    const double ca = a->judgement ? std::abs(a->judgement->change) : 0, cb = b->judgement ? std::abs(b->judgement->change) : 0;
+    return ca > cb;
+  });
+  std::vector<CommentSection> sections;
+  CommentSection first = shown_section("Cells that did not simply pass, regressions first");
+  first.numeric = kGateNumeric;
+  if (v.cells.empty()) first.before = "No cell to judge: a gate over nothing does not pass.";
+  else if (attention.empty()) first.before = "Every cell passed.";
+  else {
+    first.table.push_back(kGateHeader);
+    for (const GateCell* c : attention) first.table.push_back(gate_row(*c));
   }
-  out += "\n" + gate_summary_lines(v);
   if (v.unclear > 0)
-    out += "\nAn UNCLEAR cell was not called, but its interval reaches past the threshold on the slower side: "
-           "more rounds (--budget, --processes) narrow it; --allow-unclear passes it.\n";
-  for (const auto& n : v.notes) out += "\n" + markdown_text(n) + "\n";
-  for (const auto& w : v.warnings) out += "\n> **Warning:** " + markdown_text(w) + "\n";
-  return out;
+    first.after = "An UNCLEAR cell was not called, but its interval reaches past the threshold on the slower side: "
+                  "more rounds (--budget, --processes) narrow it; --allow-unclear passes it.\n";
+  sections.push_back(std::move(first));
+  std::string notes;
+  for (const auto& n : v.notes) notes += markdown_text(n) + "\n\n";
+  for (const auto& w : v.warnings) notes += "> **Warning:** " + markdown_text(w) + "\n\n";
+  if (!notes.empty()) sections.push_back(shown_section("", notes));
+  CommentSection all = folded_section(fmt::format("All {} cells", v.cells.size()));
+  all.table.push_back(kGateHeader);
+  all.numeric = kGateNumeric;
+  for (const GateCell& c : v.cells) all.table.push_back(gate_row(c));
+  all.after = gate_summary_lines(v);
+  if (!v.cells.empty()) sections.push_back(std::move(all));
+  return comment_markdown(headline, sections, "gate.json");
 }
 
 }  // namespace abench
