@@ -12,7 +12,7 @@ ABENCH_BUILD="${ABENCH_BUILD:-$ABENCH_ROOT/build}"
 # the report (with DejaVu fonts); libpng reads the report's screenshots in the tests.
 ABENCH_PACKAGES=(g++ cmake make pkg-config git libcli11-dev nlohmann-json3-dev libfmt-dev
                  libmimalloc-dev libjemalloc-dev libgtest-dev libgoogle-perftools-dev valgrind
-                 gnuplot-nox fonts-dejavu-core libpng-dev
+                 gnuplot-nox fonts-dejavu-core libpng-dev ccache
                  ${ABENCH_EXTRA_PACKAGES:-})
 
 abench_install_packages() {
@@ -28,10 +28,20 @@ abench_install_packages() {
   DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
 }
 
+# ccache, its cache inside this checkout: the sanitized build compiles the workers (never
+# sanitized) from the same sources with the same flags as the plain one, and takes them from
+# the cache instead (paths relative to the checkout, so build/ and build-sanitize/ match).
+# A fresh clone starts with an empty cache.
+export CCACHE_DIR="${CCACHE_DIR:-$ABENCH_ROOT/.cache/ccache}" CCACHE_BASEDIR="$ABENCH_ROOT" CCACHE_NOHASHDIR=1
+export CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-2G}"
+
 abench_build() {
   if [[ ! -f "$ABENCH_BUILD/CMakeCache.txt" ]]; then
+    local launcher=()
+    command -v ccache >/dev/null && launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
     # shellcheck disable=SC2086 # ABENCH_CMAKE_ARGS: more options, word-split on purpose
-    cmake -S "$ABENCH_ROOT" -B "$ABENCH_BUILD" -DCMAKE_BUILD_TYPE=Release -DABENCH_WERROR=ON ${ABENCH_CMAKE_ARGS:-} >&2
+    cmake -S "$ABENCH_ROOT" -B "$ABENCH_BUILD" -DCMAKE_BUILD_TYPE=Release -DABENCH_WERROR=ON "${launcher[@]}" \
+      ${ABENCH_CMAKE_ARGS:-} >&2
   fi
   # shellcheck disable=SC2086 # ABENCH_BUILD_TARGETS: "--target a b", word-split on purpose
   cmake --build "$ABENCH_BUILD" -j"$(nproc)" ${ABENCH_BUILD_TARGETS:-} >&2
