@@ -1,8 +1,10 @@
 /* The reference for "what the harness adds": malloc(size) + free in a plain C loop, with
  * the allocator linked (or preloaded), pinned by the caller (taskset), best of ROUNDS
  * rounds of N pairs, as allocator bug reports quote it. The asm keeps the block alive
- * past the compiler's view, as abench's own barrier does.
- *   abench-tight-loop [SIZE [N [ROUNDS [CALLS]]]]    CALLS: malloc (default) | sdallocx | mallocx
+ * past the compiler's view, as abench's own barrier does. With PER > 1, each iteration of
+ * the outer loop makes PER pairs in an inner loop, as a hand-written benchmark of L pairs
+ * an iteration would (abench's pair cell at live L); PER 1 is the plain loop.
+ *   abench-tight-loop [SIZE [N [ROUNDS [CALLS [PER]]]]]    CALLS: malloc (default) | sdallocx | mallocx
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -26,6 +28,8 @@ int main(int argc, char** argv) {
   const long n = argc > 2 ? strtol(argv[2], NULL, 10) : 20000000;
   const int rounds = argc > 3 ? atoi(argv[3]) : 7;
   const char* calls = argc > 4 ? argv[4] : "malloc";
+  long per = argc > 5 ? strtol(argv[5], NULL, 10) : 1;
+  if (per < 1) per = 1;
   /* jemalloc's extended calls, looked up so one binary serves every allocator */
   mallocx_fn mallocx = (mallocx_fn)dlsym(RTLD_DEFAULT, "mallocx");
   sdallocx_fn sdallocx = (sdallocx_fn)dlsym(RTLD_DEFAULT, "sdallocx");
@@ -37,17 +41,28 @@ int main(int argc, char** argv) {
   double best = 1e300;
   for (int r = 0; r < rounds; ++r) {
     const uint64_t start = now_ns();
-    for (long i = 0; i < n; ++i) {
-      size_t s = size;
-      __asm__ volatile("" : "+r"(s));
-      void* p = use_mallocx ? mallocx(s, 0) : malloc(s);
-      __asm__ volatile("" : : "r"(p) : "memory");
-      if (use_sdallocx) sdallocx(p, s, 0); else free(p);
+    if (per == 1) {
+      for (long i = 0; i < n; ++i) {
+        size_t s = size;
+        __asm__ volatile("" : "+r"(s));
+        void* p = use_mallocx ? mallocx(s, 0) : malloc(s);
+        __asm__ volatile("" : : "r"(p) : "memory");
+        if (use_sdallocx) sdallocx(p, s, 0); else free(p);
+      }
+    } else {
+      for (long i = 0; i < n / per; ++i)
+        for (long k = 0; k < per; ++k) {
+          size_t s = size;
+          __asm__ volatile("" : "+r"(s));
+          void* p = use_mallocx ? mallocx(s, 0) : malloc(s);
+          __asm__ volatile("" : : "r"(p) : "memory");
+          if (use_sdallocx) sdallocx(p, s, 0); else free(p);
+        }
     }
-    const double ns = (double)(now_ns() - start) / (double)n;
+    const double ns = (double)(now_ns() - start) / (double)(n / per * per);
     if (ns < best) best = ns;
   }
-  printf("%s(%zu) + %s: best of %d x %ld: %.2f ns per pair\n", use_mallocx ? "mallocx" : "malloc", size,
-         use_sdallocx ? "sdallocx" : "free", rounds, n, best);
+  printf("%s(%zu) + %s, %ld an iteration: best of %d x %ld: %.2f ns per pair\n", use_mallocx ? "mallocx" : "malloc",
+         size, use_sdallocx ? "sdallocx" : "free", per, rounds, n / per * per, best);
   return 0;
 }
