@@ -24,6 +24,7 @@
 #include "src/stats/rank_intervals.h"
 #include "src/stats/statistics.h"
 #include "src/util/json_file.h"
+#include "tests/emulation.h"
 #include "tests/fake_launcher.h"
 #include "tests/temp_dir.h"
 #include "tests/test_matrix.h"
@@ -87,6 +88,9 @@ Simulated simulate(Stop stop, Noise noise, double target_width, int cells, std::
 constexpr int kCells = 20000;
 
 TEST(AdaptiveRoundsSimulation, StoppingOnWidthKeepsFalseCallsWithinTheConfidence) {
+  // Arithmetic on simulated rounds, the same on every architecture: the native suite checks it
+  // in seconds, qemu took 142 s and 126 s.
+  ABENCH_SKIP_UNDER_EMULATION("a simulation of the statistics, whose answer does not depend on the CPU");
   for (Noise noise : {Noise::normal, Noise::laplace, Noise::skewed, Noise::heavy})
     for (double width : {0.01, 0.02, 0.05}) {
       const Simulated fixed = simulate(Stop::fixed, noise, width, kCells, 11);
@@ -315,6 +319,9 @@ TEST(AdaptiveRoundsBudget, TheCheapestCellsToNarrowGoFirstAsManyAsTheTimeLeftTak
 // noise scales and costs, rounds given by cells_within_budget until it gives none. False
 // calls stay within 1 - confidence; most cells resolve (same at ±E, or called).
 TEST(AdaptiveRoundsSimulation, ABudgetKeepsFalseCallsWithinTheConfidence) {
+  // Arithmetic on simulated rounds, the same on every architecture: the native suite checks it
+  // in seconds, qemu took 142 s and 126 s.
+  ABENCH_SKIP_UNDER_EMULATION("a simulation of the statistics, whose answer does not depend on the CPU");
   for (Noise noise : {Noise::normal, Noise::laplace, Noise::skewed, Noise::heavy}) {
     std::mt19937_64 rng(21 + static_cast<int>(noise));
     std::uniform_real_distribution<double> log_scale(std::log(0.001), std::log(0.05)), cost(0.5, 2.0);
