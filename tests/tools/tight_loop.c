@@ -23,6 +23,16 @@ static uint64_t now_ns(void) {
 typedef void* (*mallocx_fn)(size_t, int);
 typedef void (*sdallocx_fn)(void*, size_t, int);
 
+/* One malloc + free; inlined into each loop below. */
+static inline __attribute__((always_inline)) void one_pair(size_t size, int use_mallocx, int use_sdallocx,
+                                                           mallocx_fn mallocx, sdallocx_fn sdallocx) {
+  size_t s = size;
+  __asm__ volatile("" : "+r"(s));
+  void* p = use_mallocx ? mallocx(s, 0) : malloc(s);
+  __asm__ volatile("" : : "r"(p) : "memory");
+  if (use_sdallocx) sdallocx(p, s, 0); else free(p);
+}
+
 int main(int argc, char** argv) {
   const size_t size = argc > 1 ? strtoull(argv[1], NULL, 10) : 32;
   const long n = argc > 2 ? strtol(argv[2], NULL, 10) : 20000000;
@@ -42,22 +52,10 @@ int main(int argc, char** argv) {
   for (int r = 0; r < rounds; ++r) {
     const uint64_t start = now_ns();
     if (per == 1) {
-      for (long i = 0; i < n; ++i) {
-        size_t s = size;
-        __asm__ volatile("" : "+r"(s));
-        void* p = use_mallocx ? mallocx(s, 0) : malloc(s);
-        __asm__ volatile("" : : "r"(p) : "memory");
-        if (use_sdallocx) sdallocx(p, s, 0); else free(p);
-      }
+      for (long i = 0; i < n; ++i) one_pair(size, use_mallocx, use_sdallocx, mallocx, sdallocx);
     } else {
       for (long i = 0; i < n / per; ++i)
-        for (long k = 0; k < per; ++k) {
-          size_t s = size;
-          __asm__ volatile("" : "+r"(s));
-          void* p = use_mallocx ? mallocx(s, 0) : malloc(s);
-          __asm__ volatile("" : : "r"(p) : "memory");
-          if (use_sdallocx) sdallocx(p, s, 0); else free(p);
-        }
+        for (long k = 0; k < per; ++k) one_pair(size, use_mallocx, use_sdallocx, mallocx, sdallocx);
     }
     const double ns = (double)(now_ns() - start) / (double)(n / per * per);
     if (ns < best) best = ns;
