@@ -13,6 +13,7 @@
 #include "harness/protocol.h"
 #include "src/run/process_launcher.h"
 #include "tests/cli_helpers.h"
+#include "tests/emulation.h"
 #include "tests/temp_dir.h"
 
 namespace abench {
@@ -68,7 +69,11 @@ TEST(PacedWorker, WaitsForItsWordBeforeWarmingUpAndBeforeEachSample) {
   EXPECT_GE(arrivals[1].second, 290);
   EXPECT_GE(arrivals[2].second, 590);
   EXPECT_GE(arrivals[3].second, 890);
-  EXPECT_LT(arrivals[0].second, 290);  // the hello did not wait
+  // The hello did not wait for a word. Under qemu a worker's start-up alone took 346 ms once
+  // (CI at 6530968, with a build beside it): there that bound is a claim about the emulator.
+  if (!::abench::testing::emulator_here()) {
+    EXPECT_LT(arrivals[0].second, 290);
+  }
 }
 
 TEST(PacedWorker, RunsFreelyOnceItsPaceChannelIsClosed) {
