@@ -61,10 +61,11 @@ inline const BackendTraits* backend_named(std::string_view name) {
 }
 
 // The sets a backend offers, its default first; an unknown one: portable.
-inline std::vector<EntrySet> entry_sets_of(std::string_view backend) {
+inline std::span<const EntrySet> entry_sets_of(std::string_view backend) {
+  static constexpr std::array<EntrySet, 1> kUnknown = {EntrySet::portable};
   const BackendTraits* b = backend_named(backend);
-  if (b == nullptr) return {EntrySet::portable};
-  return {b->entry_set_list.begin(), b->entry_set_list.begin() + static_cast<std::ptrdiff_t>(b->entry_set_count)};
+  if (b == nullptr) return kUnknown;
+  return std::span<const EntrySet>(b->entry_set_list).first(b->entry_set_count);
 }
 
 }  // namespace abench

@@ -19,8 +19,7 @@
 
 #include "allocators/backend.h"
 #include "allocators/backends.h"
-#include "build_info.h"
-#include "git_revision.h"
+#include "harness/build_info.h"
 #include "harness/cell_runner.h"
 #include "harness/entry_functions.h"
 #include "harness/count_runner.h"
@@ -164,9 +163,9 @@ WorkerHello hello_from(const backend::Identity& id) {
   hello.allocator_version = id.version;
   hello.malloc_object = id.malloc_object;
   hello.pid = static_cast<long>(getpid());
-  hello.compiler = ABENCH_COMPILER;
-  hello.cxx_flags = ABENCH_CXX_FLAGS;
-  hello.git_revision = ABENCH_GIT_REVISION;
+  hello.compiler = build_info().compiler;
+  hello.cxx_flags = build_info().cxx_flags;
+  hello.git_revision = build_info().git_revision;
   return hello;
 }
 
@@ -254,7 +253,7 @@ int worker_main(int argc, char** argv) {
 
   if (!request.plugin.empty())
     if (std::string problem = use_plugin(request.plugin); !problem.empty()) return fatal(problem);
-  const std::vector<EntrySet> offered = entry_sets_of(identity.name);
+  const std::span<const EntrySet> offered = entry_sets_of(identity.name);
   EntrySet entry = offered.front();
   if (!request.entry_set.empty()) {
     const std::optional<EntrySet> asked = entry_set_named(request.entry_set);

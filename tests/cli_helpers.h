@@ -9,8 +9,10 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "src/run/process_launcher.h"
+#include "tests/built_paths.h"
 
 namespace abench::testing {
 
@@ -19,32 +21,27 @@ struct CliResult {
   std::string out, err;
 };
 
-#ifdef ABENCH_BIN  // the end-to-end tests' binary knows where abench is; unit tests use run_tool only
-inline CliResult run_cli(std::vector<std::string> args,
-                  std::vector<std::pair<std::string, std::string>> env = {}) {
+// A program run to its end, every byte of its output kept (tests read tables and messages).
+inline CliResult run_program(const std::string& path, std::vector<std::string> args,
+                             std::vector<std::pair<std::string, std::string>> env, double timeout_s) {
   ProcessLauncher launcher;
-  CliResult result{-1, "", ""};
-  LaunchRequest request{ABENCH_BIN, std::move(args), std::move(env), "", 300};
-  request.output_tail_bytes = std::size_t{64} << 20;  // all of it: tests read tables and messages
-  const LaunchOutcome o = launcher.run(request, [](std::string_view) { return 0.0; });
-  EXPECT_TRUE(o.started) << o.start_error;
-  EXPECT_EQ(o.signal, 0) << "abench " << describe(o);
-  result.exit_code = o.exit_code;
-  result.out = o.stdout_tail;
-  result.err = o.stderr_tail;
-  return result;
-}
-#endif
-
-// Another program that reads abench's files (chromium, Debian's python3 with compare.py).
-inline CliResult run_tool(const std::string& path, std::vector<std::string> args, double timeout_s = 120) {
-  ProcessLauncher launcher;
-  LaunchRequest request{path, std::move(args), {}, "", timeout_s};
+  LaunchRequest request{path, std::move(args), std::move(env), "", timeout_s};
   request.output_tail_bytes = std::size_t{64} << 20;
   const LaunchOutcome o = launcher.run(request, [](std::string_view) { return 0.0; });
-  EXPECT_TRUE(o.started) << path << " (scripts/test installs it): " << o.start_error;
+  EXPECT_TRUE(o.started) << path << ": " << o.start_error;
   EXPECT_EQ(o.signal, 0) << path << " " << describe(o);
   return {o.exit_code, o.stdout_tail, o.stderr_tail};
+}
+
+// abench itself (the end-to-end tests; tests/built_paths.cc says where it is).
+inline CliResult run_cli(std::vector<std::string> args, std::vector<std::pair<std::string, std::string>> env = {}) {
+  return run_program(built::kAbench, std::move(args), std::move(env), 300);
+}
+
+// Another program that reads abench's files (chromium, Debian's python3 with compare.py;
+// scripts/test installs them).
+inline CliResult run_tool(const std::string& path, std::vector<std::string> args, double timeout_s = 120) {
+  return run_program(path, std::move(args), {}, timeout_s);
 }
 
 inline std::string read_file(const std::filesystem::path& p) {
@@ -53,6 +50,10 @@ inline std::string read_file(const std::filesystem::path& p) {
   s << in.rdbuf();
   return s.str();
 }
+
+inline nlohmann::json read_json(const std::filesystem::path& p) { return nlohmann::json::parse(read_file(p)); }
+
+inline void write_json(const std::filesystem::path& p, const nlohmann::json& j) { std::ofstream(p) << j.dump(1); }
 
 inline std::vector<std::string> split_lines(const std::string& text) {
   std::vector<std::string> lines;

@@ -45,8 +45,8 @@ std::vector<std::string> compare_args(const std::string& baseline, const std::st
 TEST(CompareEndToEnd, TwoRevisionsOfTheExampleLibrary) {
   testing::TempDir dir;
   const auto out = dir.path() / "cmp";
-  const CliResult r = run_cli(compare_args(std::string("plugin=") + ABUF_V1 + ",label=v1",
-                                           std::string("plugin=") + ABUF_V2 + ",label=v2", out));
+  const CliResult r = run_cli(compare_args(std::string("plugin=") + testing::built::kAbufV1 + ",label=v1",
+                                           std::string("plugin=") + testing::built::kAbufV2 + ",label=v2", out));
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   // 3 backends x 4 workloads x 2 sizes x 2 alignments, every one with a row and a verdict.
   const auto rows = read_csv(out / "compare.csv");
@@ -93,13 +93,12 @@ TEST(CompareEndToEnd, TwoRevisionsOfTheExampleLibrary) {
 // cargo): compare measures them on every buffer workload through the plugin ABI, and the
 // counting runs see the padded revision ask for more bytes than the exact one.
 TEST(CompareEndToEnd, TwoRevisionsOfTheRustBufferLibrary) {
-#ifndef RUST_BUFFER_V1
-  GTEST_SKIP() << "this build has no Rust example: cargo and rustc are host-only (examples/CMakeLists.txt)";
-#else
+  if (*testing::built::kRustBufferV1 == '\0')
+    GTEST_SKIP() << "this build has no Rust example: cargo and rustc are host-only (examples/CMakeLists.txt)";
   testing::TempDir dir;
   const auto out = dir.path() / "cmp";
-  const CliResult r = run_cli(compare_args(std::string("plugin=") + RUST_BUFFER_V1 + ",label=rust-v1",
-                                           std::string("plugin=") + RUST_BUFFER_V2 + ",label=rust-v2", out,
+  const CliResult r = run_cli(compare_args(std::string("plugin=") + testing::built::kRustBufferV1 + ",label=rust-v1",
+                                           std::string("plugin=") + testing::built::kRustBufferV2 + ",label=rust-v2", out,
                                            {"--backend", "system,jemalloc"}));
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   const auto rows = read_csv(out / "compare.csv");
@@ -120,13 +119,12 @@ TEST(CompareEndToEnd, TwoRevisionsOfTheRustBufferLibrary) {
   const std::string before = results["variants"][0]["subject"], after = results["variants"][1]["subject"];
   EXPECT_NE(before.find("plugin rust-buffer 1 (padded)"), std::string::npos) << before;
   EXPECT_NE(after.find("plugin rust-buffer 2 (exact)"), std::string::npos) << after;
-#endif
 }
 
 TEST(CompareEndToEnd, TooFewRoundsForTheConfidenceAreUndecidedAndSaySo) {
   testing::TempDir dir;
   const auto out = dir.path() / "cmp";
-  const std::string plugin = std::string("plugin=") + ABUF_V2 + ",backend=system";
+  const std::string plugin = std::string("plugin=") + testing::built::kAbufV2 + ",backend=system";
   const CliResult r = run_cli(compare_args(plugin, plugin, out, {"--processes", "3", "--workload", "allocate"}));
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   const auto rows = read_csv(out / "compare.csv");
@@ -158,7 +156,7 @@ TEST(CompareEndToEnd, TooFewRoundsForTheConfidenceAreUndecidedAndSaySo) {
 TEST(CompareEndToEnd, IdenticalPluginsShowNoChangeInCountsAndAVerdictForEveryCell) {
   testing::TempDir dir;
   const auto out = dir.path() / "cmp";
-  const std::string v2 = std::string("plugin=") + ABUF_V2;
+  const std::string v2 = std::string("plugin=") + testing::built::kAbufV2;
   const CliResult r = run_cli(compare_args(v2 + ",backend=mimalloc", v2 + ",backend=mimalloc", out));
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   const auto rows = read_csv(out / "compare.csv");
@@ -255,19 +253,19 @@ TEST(CompareEndToEnd, WithoutStartAheadAPairStartsWhenItsTurnComes) {
 
 TEST(CompareEndToEnd, AllocatorSubjectPreloadAndAnotherWorkerBuild) {
   testing::TempDir dir;
-  const CliResult subject = run_cli(compare_args(std::string("plugin=") + MALLOC_SUBJECT + ",backend=jemalloc",
+  const CliResult subject = run_cli(compare_args(std::string("plugin=") + testing::built::kMallocSubject + ",backend=jemalloc",
                                                  "backend=jemalloc", dir.path() / "subject", {"--workload", "append"}));
   ASSERT_EQ(subject.exit_code, 0) << subject.err;
   for (const auto& row : read_csv(dir.path() / "subject" / "compare.csv")) EXPECT_NE(row.at("verdict"), "failed");
 
-  const CliResult preload = run_cli(compare_args("backend=system", std::string("preload=") + JEMALLOC_LIBRARY,
+  const CliResult preload = run_cli(compare_args("backend=system", std::string("preload=") + testing::built::kJemallocLibrary,
                                                  dir.path() / "preload", {"--workload", "allocate"}));
   ASSERT_EQ(preload.exit_code, 0) << preload.err;
   const auto results = nlohmann::json::parse(read_file(dir.path() / "preload" / "results.json"));
   EXPECT_NE(results["variants"][1]["malloc_object"].get<std::string>().find("libjemalloc"), std::string::npos);
   EXPECT_NE(results["variants"][1]["allocator_version"].get<std::string>().find("jemalloc 5"), std::string::npos);
 
-  const CliResult exe = run_cli(compare_args("backend=system", std::string("exe=") + WORKER_SYSTEM + ",env=GLIBC_TUNABLES=glibc.malloc.tcache_count=0",
+  const CliResult exe = run_cli(compare_args("backend=system", std::string("exe=") + testing::built::kWorkerSystem + ",env=GLIBC_TUNABLES=glibc.malloc.tcache_count=0",
                                              dir.path() / "exe", {"--workload", "allocate"}));
   ASSERT_EQ(exe.exit_code, 0) << exe.err;
   const auto exe_results = nlohmann::json::parse(read_file(dir.path() / "exe" / "results.json"));
@@ -281,15 +279,15 @@ struct BadVariant {
 TEST(CompareEndToEnd, BadVariantsExitTwoBeforeAnythingRuns) {
   const std::vector<BadVariant> cases{
       {"plugin=/no/such/libx.so", "backend=system", "plugin '/no/such/libx.so' does not exist"},
-      {std::string("plugin=") + JEMALLOC_LIBRARY, "policy=exact", "cannot load plugin"},
+      {std::string("plugin=") + testing::built::kJemallocLibrary, "policy=exact", "cannot load plugin"},
       {"plugin=" + library_of(reinterpret_cast<void*>(&cbrt)), "policy=exact", "does not export abench_plugin_v1"},
-      {std::string("plugin=") + WRONG_ABI_PLUGIN, "policy=exact", "has ABI version 2, this worker speaks 1"},
+      {std::string("plugin=") + testing::built::kWrongAbiPlugin, "policy=exact", "has ABI version 2, this worker speaks 1"},
       {"exe=/bin/true,backend=system", "backend=system", "is not an abench worker"},
-      {std::string("exe=") + WORKER_MIMALLOC + ",backend=system", "backend=system", "is the worker of backend 'mimalloc'"},
+      {std::string("exe=") + testing::built::kWorkerMimalloc + ",backend=system", "backend=system", "is the worker of backend 'mimalloc'"},
       {"backend=hoard", "backend=system", "unknown backend 'hoard'"},
       {"backend=system,policy=lazy", "backend=system", "unknown policy 'lazy'"},
       {"backend=system", "policy=exact", "--baseline stands for 1 variants and --candidate for 3"},
-      {std::string("preload=") + MALLOC_SUBJECT, "backend=system", "refused: refusing to run: malloc is served by"},
+      {std::string("preload=") + testing::built::kMallocSubject, "backend=system", "refused: refusing to run: malloc is served by"},
   };
   for (const auto& c : cases) {
     testing::TempDir dir;

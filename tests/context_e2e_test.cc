@@ -29,7 +29,7 @@ TEST(ContextEndToEnd, AHistoryDependentAllocatorIsFlaggedInItsLargeCellsAndNotIn
   const auto out = dir.path() / "r";
   // tiny-v4 spins on a large block for every other size class its process has used: in the
   // matrix's order the 4096 B cell follows the 64 B one, and fresh it follows none.
-  const CliResult r = run_cli({"run", "--variant", std::string("preload=") + TINY_V4, "--matrix", "default",
+  const CliResult r = run_cli({"run", "--variant", std::string("preload=") + testing::built::kTinyV4, "--matrix", "default",
                                "--workload", "allocate", "--policy", "exact", "--align", "1", "--live", "1", "--size",
                                "64,4096", "--samples", "3", "--min-batch-ms", "2", "--context", "--out", out.string()});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
@@ -78,8 +78,8 @@ TEST(ContextEndToEnd, ACompareMarksTheChangesThatAreContextSensitiveOnEitherSide
   ABENCH_SKIP_UNDER_EMULATION("a context flag is a claim about a CPU's timing");
   testing::TempDir dir;
   const auto out = dir.path() / "c";
-  const CliResult r = run_cli({"compare", "--baseline", std::string("preload=") + TINY_V1 + ",label=v1", "--candidate",
-                               std::string("preload=") + TINY_V4 + ",label=v4", "--matrix", "default", "--workload",
+  const CliResult r = run_cli({"compare", "--baseline", std::string("preload=") + testing::built::kTinyV1 + ",label=v1", "--candidate",
+                               std::string("preload=") + testing::built::kTinyV4 + ",label=v4", "--matrix", "default", "--workload",
                                "allocate", "--policy", "exact", "--align", "1", "--live", "1", "--size", "64,4096",
                                "--samples", "3", "--min-batch-ms", "2", "--context", "--out", out.string()});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;

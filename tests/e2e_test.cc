@@ -186,7 +186,7 @@ TEST(EndToEnd, CrossThreadMatrixRunsAndIsRefusedOnOneCpu) {
   }
   // On a single-CPU allowance the cells are skipped with the reason, not measured.
   auto single = with_out("one");
-  single.insert(single.begin(), {"-c", "1", ABENCH_BIN});
+  single.insert(single.begin(), {"-c", "1", testing::built::kAbench});
   ProcessLauncher launcher;
   const LaunchOutcome o = launcher.run({"/usr/bin/taskset", single, {}, "", 120},
                                        [](std::string_view) { return 0.0; });
@@ -250,15 +250,14 @@ TEST(EndToEnd, BadInputExitsTwoWithAClearMessageAndWritesNothing) {
 TEST(EndToEnd, WorkerServedByTheWrongAllocatorIsReportedAndTheRunGoesOn) {
   // LD_PRELOAD puts jemalloc in front of mimalloc: the mimalloc worker must refuse, its
   // cells fail with the reason, and the jemalloc worker's cells are still measured.
-#ifdef ABENCH_SANITIZED
-  GTEST_SKIP() << "preloads an allocator into abench itself, which AddressSanitizer refuses; the plain suite runs it";
-#endif
+  if (testing::built::kSanitized)
+    GTEST_SKIP() << "preloads an allocator into abench itself, which AddressSanitizer refuses; the plain suite runs it";
   testing::TempDir dir;
   const auto out = dir.path() / "run";
   const CliResult r = run_cli({"run", "--matrix", "quick", "--backend", "mimalloc,jemalloc", "--workload", "allocate",
                                "--size", "64", "--align", "256", "--live", "1", "--min-batch-ms", "0.5",
                                "--samples", "2", "--processes", "1", "--out", out.string()},
-                              {{"LD_PRELOAD", JEMALLOC_LIBRARY}});
+                              {{"LD_PRELOAD", testing::built::kJemallocLibrary}});
   EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
   const auto json = nlohmann::json::parse(read_file(out / "results.json"));
   ASSERT_EQ(json["cells"].size(), 2u);

@@ -56,7 +56,7 @@ bool reads_same_work_or_nothing(const std::map<std::string, std::string>& row) {
 TEST(ExplainEndToEnd, MoreWorkInMallocIsInstructionsUpAndReadsMoreWork) {
   ABENCH_SKIP_WITHOUT_CALLGRIND();
   testing::TempDir dir;
-  const auto rows = explained_compare(dir.path() / "c", TINY_V1, TINY_V2);
+  const auto rows = explained_compare(dir.path() / "c", testing::built::kTinyV1, testing::built::kTinyV2);
   ASSERT_EQ(rows.size(), 4u);
   for (const auto& row : rows) {
     // The second build spins 400 times per malloc: hundreds of instructions more per operation.
@@ -110,13 +110,12 @@ TEST(ExplainEndToEnd, MoreWorkInMallocIsInstructionsUpAndReadsMoreWork) {
 
 TEST(ExplainEndToEnd, TheSameWorkWithFarReadsHasEqualInstructionsAndMoreMisses) {
   ABENCH_SKIP_WITHOUT_CALLGRIND();
-#ifdef ABENCH_SANITIZED
-  // 107 s of callgrind over workers, which are never sanitized; the orchestrator's reading of
-  // callgrind's files runs sanitized in MoreWorkInMallocIsInstructionsUpAndReadsMoreWork.
-  GTEST_SKIP() << "callgrind's counts of unsanitized workers; the plain suite runs it";
-#endif
+  if (testing::built::kSanitized)
+    // 107 s of callgrind over workers, which are never sanitized; the orchestrator's reading of
+    // callgrind's files runs sanitized in MoreWorkInMallocIsInstructionsUpAndReadsMoreWork.
+    GTEST_SKIP() << "callgrind's counts of unsanitized workers; the plain suite runs it";
   testing::TempDir dir;
-  const auto rows = explained_compare(dir.path() / "c", TINY_V1, TINY_V3);
+  const auto rows = explained_compare(dir.path() / "c", testing::built::kTinyV1, testing::built::kTinyV3);
   ASSERT_EQ(rows.size(), 4u);
   for (const auto& row : rows) {
     EXPECT_LT(std::abs(number(row, "instructions_change")), 0.005) << row.at("workload") << " " << row.at("size");
@@ -135,8 +134,8 @@ TEST(ExplainEndToEnd, ABuildAgainstACopyOfItselfCountsTheSame) {
   ABENCH_SKIP_WITHOUT_CALLGRIND();
   testing::TempDir dir;
   const auto copy = dir.path() / "libtiny-copy.so";
-  std::filesystem::copy_file(TINY_V1, copy);
-  const auto rows = explained_compare(dir.path() / "c", TINY_V1, copy.string());
+  std::filesystem::copy_file(testing::built::kTinyV1, copy);
+  const auto rows = explained_compare(dir.path() / "c", testing::built::kTinyV1, copy.string());
   ASSERT_EQ(rows.size(), 4u);
   for (const auto& row : rows) {
     EXPECT_LE(std::abs(number(row, "instructions_change")), 0.005) << row.at("workload") << " " << row.at("size");

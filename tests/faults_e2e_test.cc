@@ -36,8 +36,8 @@ using testing::CliResult;
 // process has a partner waiting for it.
 std::vector<std::string> fault_args(const std::string& fault, const std::filesystem::path& out,
                                     const std::string& interleave = "process") {
-  return {"compare", "--baseline", std::string("plugin=") + MALLOC_SUBJECT + ",label=plain",
-          "--candidate", std::string("plugin=") + FAULT_SUBJECT + ",label=faulty,env=ABENCH_TEST_FAULT=" + fault,
+  return {"compare", "--baseline", std::string("plugin=") + testing::built::kMallocSubject + ",label=plain",
+          "--candidate", std::string("plugin=") + testing::built::kFaultSubject + ",label=faulty,env=ABENCH_TEST_FAULT=" + fault,
           "--matrix", "quick", "--backend", "system", "--policy", "exact", "--workload", "allocate",
           "--size", "64,256,4096", "--align", "64", "--live", "1", "--samples", "3", "--min-batch-ms", "0.2",
           "--processes", "2", "--interleave", interleave, "--order", "matrix", "--no-counts", "--out", out.string()};
@@ -135,7 +135,7 @@ struct Background {
   std::filesystem::path out, err;
   Background(const std::vector<std::string>& args, const std::filesystem::path& dir)
       : out(dir / "stdout"), err(dir / "stderr") {
-    std::vector<std::string> argv_strings{ABENCH_BIN};
+    std::vector<std::string> argv_strings{testing::built::kAbench};
     argv_strings.insert(argv_strings.end(), args.begin(), args.end());
     std::vector<char*> argv;
     for (auto& a : argv_strings) argv.push_back(a.data());
@@ -144,7 +144,7 @@ struct Background {
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    EXPECT_EQ(posix_spawn(&pid, ABENCH_BIN, &actions, nullptr, argv.data(), environ), 0);
+    EXPECT_EQ(posix_spawn(&pid, testing::built::kAbench, &actions, nullptr, argv.data(), environ), 0);
     posix_spawn_file_actions_destroy(&actions);
   }
   int wait_exit() {
@@ -272,7 +272,7 @@ TEST(InterruptEndToEnd, SigintKeepsWhatIsFinishedAndResumeEndsLikeAnUninterrupte
 TEST(InterruptEndToEnd, AnInterruptedRunOfAPreloadedLibraryResumesWithIt) {
   testing::TempDir dir;
   const auto out = dir.path() / "run";
-  Background abench({"run", "--variant", std::string("preload=") + TINY_V1, "--matrix", "quick", "--workload",
+  Background abench({"run", "--variant", std::string("preload=") + testing::built::kTinyV1, "--matrix", "quick", "--workload",
                      "allocate,append", "--size", "64,4096", "--live", "1,64", "--samples", "3", "--processes",
                      "3", "--min-batch-ms", "20", "--out", out.string()},
                     dir.path());
@@ -284,7 +284,7 @@ TEST(InterruptEndToEnd, AnInterruptedRunOfAPreloadedLibraryResumesWithIt) {
   const auto done = nlohmann::json::parse(read_file(out / "results.json"));
   EXPECT_TRUE(done["complete"].get<bool>());
   ASSERT_EQ(done["variants"].size(), 1u);
-  EXPECT_EQ(done["variants"][0]["preload"], TINY_V1);  // the resumed half measured the same library
+  EXPECT_EQ(done["variants"][0]["preload"], testing::built::kTinyV1);  // the resumed half measured the same library
   for (const auto& cell : done["cells"]) EXPECT_EQ(cell["processes"].size(), 3u) << cell.dump();
 }
 
@@ -352,7 +352,7 @@ TEST(InterruptEndToEnd, ASigkilledAbenchLeavesNoWorkerBehind) {
 TEST(EnvironmentEndToEnd, AWriteThatFailsIsAnEnvironmentErrorAndLeavesNoHalfFile) {
   testing::TempDir dir;
   const auto out = dir.path() / "full";
-  const std::string command = "ulimit -f 4; exec " + std::string(ABENCH_BIN) +
+  const std::string command = "ulimit -f 4; exec " + std::string(testing::built::kAbench) +
                               " run --matrix quick --backend system --workload allocate --size 64 --live 1 "
                               "--samples 3 --processes 1 --min-batch-ms 0.2 --out " + out.string();
   ProcessLauncher launcher;

@@ -198,8 +198,8 @@ TEST(FormatsCsv, PythonsCsvReaderGetsEveryFieldBack) {
   testing::TempDir dir;
   const auto out = dir.path() / "csv";
   const std::string label = "say \"hi\"";
-  const auto r = run_cli({"compare", "--baseline", std::string("plugin=") + MALLOC_SUBJECT + ",label=" + label,
-                          "--candidate", std::string("plugin=") + FAULT_SUBJECT + ",label=faulty,env=ABENCH_TEST_FAULT=nonutf8:256",
+  const auto r = run_cli({"compare", "--baseline", std::string("plugin=") + testing::built::kMallocSubject + ",label=" + label,
+                          "--candidate", std::string("plugin=") + testing::built::kFaultSubject + ",label=faulty,env=ABENCH_TEST_FAULT=nonutf8:256",
                           "--matrix", "quick", "--backend", "system", "--workload", "allocate", "--size", "64,256",
                           "--align", "64", "--live", "1", "--samples", "3", "--min-batch-ms", "0.2", "--processes", "2",
                           "--no-counts", "--no-report", "--out", out.string()});

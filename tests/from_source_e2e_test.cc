@@ -59,17 +59,17 @@ std::string dir_of_build(const char* library) {  // .../tiny-vN from .../tiny-vN
 TEST(FromSourceEndToEnd, TwoBuildsPreloadedGetCountsNamesAndTheSlowdown) {
   testing::TempDir dir;
   const auto out = dir.path() / "cmp";
-  const CliResult r = run_cli(pair_args(std::string("preload=") + TINY_V1, std::string("preload=") + TINY_V2, out));
+  const CliResult r = run_cli(pair_args(std::string("preload=") + testing::built::kTinyV1, std::string("preload=") + testing::built::kTinyV2, out));
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
-  expect_two_builds_compared(out, dir_of_build(TINY_V1), dir_of_build(TINY_V2));
+  expect_two_builds_compared(out, dir_of_build(testing::built::kTinyV1), dir_of_build(testing::built::kTinyV2));
 }
 
 TEST(FromSourceEndToEnd, WorkersBuiltAgainstEachBuildGetCountsNamesAndTheSlowdown) {
   testing::TempDir dir;
   const auto out = dir.path() / "cmp";
-  const CliResult r = run_cli(pair_args(std::string("exe=") + TINY_WORKER_V1, std::string("exe=") + TINY_WORKER_V2, out));
+  const CliResult r = run_cli(pair_args(std::string("exe=") + testing::built::kTinyWorkerV1, std::string("exe=") + testing::built::kTinyWorkerV2, out));
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
-  expect_two_builds_compared(out, dir_of_build(TINY_V1), dir_of_build(TINY_V2));
+  expect_two_builds_compared(out, dir_of_build(testing::built::kTinyV1), dir_of_build(testing::built::kTinyV2));
   const auto results = nlohmann::json::parse(read_file(out / "results.json"));
   for (const auto& variant : results["variants"]) {
     EXPECT_EQ(variant["backend"], "linked");
@@ -79,13 +79,12 @@ TEST(FromSourceEndToEnd, WorkersBuiltAgainstEachBuildGetCountsNamesAndTheSlowdow
 
 // A worker built against one build refuses to run when another serves malloc.
 TEST(FromSourceEndToEnd, AWorkerRefusesAnAllocatorOtherThanTheOneItWasBuiltAgainst) {
-#ifdef ABENCH_SANITIZED
-  GTEST_SKIP() << "preloads an allocator into abench itself, which AddressSanitizer refuses; the plain suite runs it";
-#endif
+  if (testing::built::kSanitized)
+    GTEST_SKIP() << "preloads an allocator into abench itself, which AddressSanitizer refuses; the plain suite runs it";
   testing::TempDir dir;
   const auto out = dir.path() / "run";
-  const CliResult r = run_cli(pair_args(std::string("exe=") + TINY_WORKER_V1, std::string("exe=") + TINY_WORKER_V2, out),
-                              {{"LD_PRELOAD", TINY_V2}});
+  const CliResult r = run_cli(pair_args(std::string("exe=") + testing::built::kTinyWorkerV1, std::string("exe=") + testing::built::kTinyWorkerV2, out),
+                              {{"LD_PRELOAD", testing::built::kTinyV2}});
   EXPECT_NE(r.exit_code, 0) << r.out;
   EXPECT_NE((r.out + r.err).find("but this worker was built against"), std::string::npos) << r.out << r.err;
 }

@@ -199,12 +199,12 @@ TEST_F(GateEndToEnd, AFailedCandidateCellExitsThree) {
 TEST(GateCompareEndToEnd, AReallySlowerPluginFailsAndTheSamePluginPasses) {
   testing::TempDir dir;
   auto gate = [&](const std::string& candidate, const std::string& out) {
-    return run_cli({"compare", "--gate", "--threshold", "20", "--baseline", std::string("plugin=") + MALLOC_SUBJECT,
+    return run_cli({"compare", "--gate", "--threshold", "20", "--baseline", std::string("plugin=") + testing::built::kMallocSubject,
                     "--candidate", "plugin=" + candidate, "--matrix", "quick", "--backend", "jemalloc", "--workload",
                     "allocate", "--size", "64", "--live", "1", "--samples", "5",
                     "--min-batch-ms", "0.5", "--no-counts", "--out", (dir.path() / out).string()});
   };
-  const CliResult slow = gate(SLOW_SUBJECT, "slow");
+  const CliResult slow = gate(testing::built::kSlowSubject, "slow");
   EXPECT_EQ(slow.exit_code, 1) << slow.out << slow.err;
   EXPECT_NE(slow.out.find("REGRESSION"), std::string::npos);
   // The regression was measured a second time and confirmed on both runs' rounds.
@@ -213,7 +213,7 @@ TEST(GateCompareEndToEnd, AReallySlowerPluginFailsAndTheSamePluginPasses) {
   ASSERT_EQ(verdict["notes"].size(), 1u);
   EXPECT_NE(verdict["notes"][0].get<std::string>().find("2 regressions confirmed, 0 cleared"), std::string::npos)
       << verdict["notes"][0];  // allocate 64 at two alignments
-  const CliResult same = gate(MALLOC_SUBJECT, "same");
+  const CliResult same = gate(testing::built::kMallocSubject, "same");
   // The same plugin is never a regression; a cell whose interval still reaches past 20% (an
   // emulator's noise can) is UNCLEAR and the gate exits 3 rather than vouch for it.
   const auto same_verdict = nlohmann::json::parse(read_file(dir.path() / "same" / "gate.json"));
@@ -225,7 +225,7 @@ TEST(GateCompareEndToEnd, AReallySlowerPluginFailsAndTheSamePluginPasses) {
 TEST(GateBaselineEndToEnd, SaveABaselineThenGateAFreshRunAgainstIt) {
   testing::TempDir dir;
   const std::string name = "e2e-" + std::to_string(getpid());
-  const auto stored = std::filesystem::path(ABENCH_SOURCE_DIR_FOR_TESTS) / "results" / "baselines" / name;
+  const auto stored = std::filesystem::path(testing::built::kSourceDir) / "results" / "baselines" / name;
   const std::vector<std::string> axes{"--matrix", "quick", "--backend", "system", "--workload", "allocate", "--size",
                                       "64", "--align", "256", "--live", "1", "--samples", "5", "--processes", "3",
                                       "--min-batch-ms", "0.5", "--no-counts"};
@@ -288,14 +288,14 @@ TEST(GateBaselineEndToEnd, AReallySlowerCandidateFailsAndTheSecondRunConfirmsIt)
   ABENCH_SKIP_UNDER_EMULATION("the slowdown from GLIBC_TUNABLES is a claim about a CPU's timing");
   testing::TempDir dir;
   const std::string name = "confirm-e2e-" + std::to_string(getpid());
-  const auto stored = std::filesystem::path(ABENCH_SOURCE_DIR_FOR_TESTS) / "results" / "baselines" / name;
+  const auto stored = std::filesystem::path(testing::built::kSourceDir) / "results" / "baselines" / name;
   ASSERT_EQ(run_cli({"run", "--save-baseline", name, "--matrix", "quick", "--backend", "system", "--workload",
                      "allocate", "--size", "4096", "--align", "1", "--live", "1", "--samples", "5",
                      "--min-batch-ms", "0.5", "--no-counts", "--out", (dir.path() / "saved").string()})
                 .exit_code,
             0);
   const auto worker = stored / "workers" / "abench-worker-system";
-  write_file_atomically(worker, "#!/bin/sh\nexec env -u GLIBC_TUNABLES " + std::string(WORKER_SYSTEM) + " \"$@\"\n");
+  write_file_atomically(worker, "#!/bin/sh\nexec env -u GLIBC_TUNABLES " + std::string(testing::built::kWorkerSystem) + " \"$@\"\n");
   std::filesystem::permissions(worker, std::filesystem::perms::owner_all);
   const CliResult r = run_cli({"gate", "--baseline", name, "--out", (dir.path() / "g").string()},
                               {{"GLIBC_TUNABLES", "glibc.malloc.tcache_count=0:glibc.malloc.perturb=165"}});
@@ -329,7 +329,7 @@ TEST(CalibrateEndToEnd, StoresANoiseFloorPerCellThatTheGateApplies) {
     args.insert(args.end(), axes.begin(), axes.end());
     return args;
   };
-  const auto stored = std::filesystem::path(ABENCH_SOURCE_DIR_FOR_TESTS) / "results" / "baselines" / name;
+  const auto stored = std::filesystem::path(testing::built::kSourceDir) / "results" / "baselines" / name;
   // No baseline stored yet: plain runs one after another.
   const testing::CliResult cal =
       testing::run_cli(with_axes({"calibrate", "--save-noise", name, "--runs", "2", "--out", (dir.path() / "cal").string()}));
@@ -396,7 +396,7 @@ TEST(CiGate, AnUnchangedBuildIsNeverCalledARegressionByItsOwnGate) {
   ABENCH_SKIP_UNDER_EMULATION("the unchanged-build gate is a claim about a CPU's timing noise");
   testing::TempDir dir;
   const std::string name = "ci-gate-" + std::to_string(getpid());
-  const auto stored = std::filesystem::path(ABENCH_SOURCE_DIR_FOR_TESTS) / "results" / "baselines" / name;
+  const auto stored = std::filesystem::path(testing::built::kSourceDir) / "results" / "baselines" / name;
   const testing::CliResult save = testing::run_cli(
       {"run", "--save-baseline", name, "--matrix", "quick", "--workload", "allocate,append", "--size", "64,4096",
        "--align", "256", "--live", "1", "--no-counts", "--out", (dir.path() / "base").string()});

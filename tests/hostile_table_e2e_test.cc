@@ -30,8 +30,8 @@ using testing::CliResult;
 using testing::read_file;
 using testing::run_cli;
 
-json read_json(const fs::path& p) { return json::parse(read_file(p)); }
-void write_json(const fs::path& p, const json& j) { std::ofstream(p) << j.dump(1); }
+using testing::read_json;
+using testing::write_json;
 void edit_json(const fs::path& p, const std::function<void(json&)>& edit) {
   json j = read_json(p);
   edit(j);
@@ -238,7 +238,7 @@ std::vector<Hostile> table() {
                },
                2, "--save-baseline hostile-", {},
                [](const Case&, const CliResult&) {
-                 EXPECT_FALSE(fs::exists(fs::path(ABENCH_SOURCE_DIR_FOR_TESTS) / "results" / "baselines" /
+                 EXPECT_FALSE(fs::exists(fs::path(testing::built::kSourceDir) / "results" / "baselines" /
                                          ("hostile-" + std::to_string(getpid()))));
                }});
   t.push_back({"resume_rounds_outside_the_plan",

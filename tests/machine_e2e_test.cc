@@ -99,7 +99,7 @@ TEST(MachineEndToEnd, AnArmCpuinfoNamesTheCoresInARunAndACompare) {
   testing::TempDir dir;
   const auto root = root_with_cpuinfo(
       sysroot, dir.path(),
-      std::filesystem::path(ABENCH_SOURCE_DIR_FOR_TESTS) / "tests/data/cpuinfo/graviton4-neoverse-v2.txt");
+      std::filesystem::path(testing::built::kSourceDir) / "tests/data/cpuinfo/graviton4-neoverse-v2.txt");
   const std::vector<std::pair<std::string, std::string>> env{{"QEMU_LD_PREFIX", root.string()}};
   const CliResult run = testing::run_cli(tiny_run(dir.path() / "run"), env);
   ASSERT_EQ(run.exit_code, 0) << run.out << run.err;

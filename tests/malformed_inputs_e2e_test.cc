@@ -204,7 +204,7 @@ const std::vector<Malformed> kCorpus{
     {"variant_key_unknown", compare_with("colour=blue", "backend=system"), "", "", 2, "colour"},
     {"variant_plugin_missing", compare_with("plugin=/nonexistent/plugin.so", "backend=system"), "", "", 2,
      "/nonexistent/plugin.so"},
-    {"variant_plugin_wrong_abi", compare_with(std::string("plugin=") + WRONG_ABI_PLUGIN, "backend=system"), "", "", 2,
+    {"variant_plugin_wrong_abi", compare_with(std::string("plugin=") + testing::built::kWrongAbiPlugin, "backend=system"), "", "", 2,
      "ABI"},
     {"variant_native_with_preload", compare_with("preload=/lib/x.so,entry=native", "backend=system"), "", "", 2,
      "native"},

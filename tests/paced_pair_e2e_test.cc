@@ -37,7 +37,7 @@ TEST(PacedWorker, WaitsForItsWordBeforeWarmingUpAndBeforeEachSample) {
   request.paced = true;
   int pace[2];
   ASSERT_EQ(pipe2(pace, O_CLOEXEC), 0);
-  LaunchRequest launch{WORKER_SYSTEM, {}, {}, nlohmann::json(request).dump() + "\n", 30};
+  LaunchRequest launch{testing::built::kWorkerSystem, {}, {}, nlohmann::json(request).dump() + "\n", 30};
   launch.pace_fd = pace[0];
 
   // abench's side: a word every 300 ms, whatever the worker says.
@@ -89,7 +89,7 @@ TEST(PacedWorker, RunsFreelyOnceItsPaceChannelIsClosed) {
   int pace[2];
   ASSERT_EQ(pipe2(pace, O_CLOEXEC), 0);
   close(pace[1]);  // abench let it go before it started
-  LaunchRequest launch{WORKER_SYSTEM, {}, {}, nlohmann::json(request).dump() + "\n", 30};
+  LaunchRequest launch{testing::built::kWorkerSystem, {}, {}, nlohmann::json(request).dump() + "\n", 30};
   launch.pace_fd = pace[0];
   int samples = 0;
   ProcessLauncher launcher;
@@ -114,7 +114,7 @@ TEST(PacedWorker, APacedRequestWithoutAChannelIsRefused) {
   std::string fatal;
   ProcessLauncher launcher;
   const LaunchOutcome outcome =
-      launcher.run({WORKER_SYSTEM, {}, {}, nlohmann::json(request).dump() + "\n", 30}, [&](std::string_view line) {
+      launcher.run({testing::built::kWorkerSystem, {}, {}, nlohmann::json(request).dump() + "\n", 30}, [&](std::string_view line) {
         const auto message = nlohmann::json::parse(line);
         if (message.at("type") == "fatal") fatal = message.at("error").get<std::string>();
         return 0.0;
@@ -123,7 +123,7 @@ TEST(PacedWorker, APacedRequestWithoutAChannelIsRefused) {
   EXPECT_NE(fatal.find("ABENCH_PACE_FD"), std::string::npos) << fatal;
 }
 
-std::vector<std::string> tiny_compare(const std::filesystem::path& out) {
+std::vector<std::string> paced_tiny_compare(const std::filesystem::path& out) {
   return {"compare", "--baseline", "backend=system,label=A", "--candidate", "backend=system,label=B",
           "--matrix", "quick", "--workload", "allocate", "--size", "64,4096", "--align", "64", "--live", "1",
           "--samples", "3", "--min-batch-ms", "1", "--processes", "2", "--no-counts", "--out", out.string()};
@@ -131,7 +131,7 @@ std::vector<std::string> tiny_compare(const std::filesystem::path& out) {
 
 TEST(PacedCompare, IsTheDefaultAndRecordedAndMeasuresBothSidesOfEveryCell) {
   testing::TempDir dir;
-  const CliResult r = run_cli(tiny_compare(dir.path() / "batch"));
+  const CliResult r = run_cli(paced_tiny_compare(dir.path() / "batch"));
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   const auto json = nlohmann::json::parse(read_file(dir.path() / "batch" / "results.json"));
   EXPECT_TRUE(json["protocol"]["interleave_batches"].get<bool>());
@@ -144,7 +144,7 @@ TEST(PacedCompare, IsTheDefaultAndRecordedAndMeasuresBothSidesOfEveryCell) {
   }
   EXPECT_EQ(json["workers"].size(), 8u);  // a process per cell, side and round
 
-  std::vector<std::string> args = tiny_compare(dir.path() / "cell");
+  std::vector<std::string> args = paced_tiny_compare(dir.path() / "cell");
   args.insert(args.end(), {"--interleave", "cell"});
   ASSERT_EQ(run_cli(args).exit_code, 0);
   EXPECT_FALSE(nlohmann::json::parse(read_file(dir.path() / "cell" / "results.json"))["protocol"]["interleave_batches"].get<bool>());

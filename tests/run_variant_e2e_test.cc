@@ -26,8 +26,8 @@ using testing::run_cli;
 TEST(RunVariantEndToEnd, APreloadAndAnotherBuildAreMeasuredWithCountsExportsAndTheReport) {
   testing::TempDir dir;
   const auto out = dir.path() / "r";
-  const CliResult r = run_cli({"run", "--variant", std::string("preload=") + TINY_V1 + ",label=tiny-preloaded",
-                               "--variant", std::string("exe=") + TINY_WORKER_V2, "--matrix", "default", "--workload",
+  const CliResult r = run_cli({"run", "--variant", std::string("preload=") + testing::built::kTinyV1 + ",label=tiny-preloaded",
+                               "--variant", std::string("exe=") + testing::built::kTinyWorkerV2, "--matrix", "default", "--workload",
                                "pair", "--size", "32,4096", "--align", "1", "--live", "1", "--samples", "3",
                                "--processes", "2", "--min-batch-ms", "1", "--format", "gbench", "--out", out.string()});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
@@ -58,7 +58,7 @@ TEST(RunVariantEndToEnd, APreloadAndAnotherBuildAreMeasuredWithCountsExportsAndT
 
 TEST(RunVariantEndToEnd, WhatAStoredBaselineCannotKeepAndABadSpecAreRefusedBeforeAnythingRuns) {
   testing::TempDir dir;
-  const CliResult stored = run_cli({"run", "--variant", std::string("preload=") + TINY_V1, "--save-baseline", "x",
+  const CliResult stored = run_cli({"run", "--variant", std::string("preload=") + testing::built::kTinyV1, "--save-baseline", "x",
                                     "--matrix", "quick", "--out", (dir.path() / "a").string()});
   EXPECT_EQ(stored.exit_code, 2);
   EXPECT_NE(stored.err.find("option --save-baseline: variant 'system/exact+preload:libtiny' names a plugin, preload"),

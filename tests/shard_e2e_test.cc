@@ -21,11 +21,8 @@ using testing::CliResult;
 using testing::read_file;
 using testing::run_cli;
 
-nlohmann::json read_json(const std::filesystem::path& path) { return nlohmann::json::parse(read_file(path)); }
-
-void write_json(const std::filesystem::path& path, const nlohmann::json& json) {
-  std::ofstream(path) << json.dump(2);
-}
+using testing::read_json;
+using testing::write_json;
 
 // A small run: 2 backends x (2 workloads x 2 sizes x 2 live counts = 8 cell positions); `more`
 // adds options or gives those below other values.
@@ -202,7 +199,7 @@ TEST(ShardEndToEnd, AnInterruptedShardResumesAndThenMerges) {
 TEST(ShardEndToEnd, AGateInTwoShardsJudgesEveryCellOnceMerged) {
   testing::TempDir dir;
   const std::string name = "shard-gate-e2e-" + std::to_string(getpid());
-  const auto store = std::filesystem::path(ABENCH_SOURCE_DIR_FOR_TESTS) / "results" / "baselines" / name;
+  const auto store = std::filesystem::path(testing::built::kSourceDir) / "results" / "baselines" / name;
   ASSERT_EQ(run_cli(small_run(dir.path() / "base", {"--save-baseline", name, "--no-counts"})).exit_code, 0);
   // Side by side with the stored workers (the default), and against the stored figures.
   for (const std::string mode : {"side-by-side", "stored-figures"}) {
@@ -362,7 +359,7 @@ TEST(ShardEndToEnd, ShardOptionsAreCheckedBeforeAnythingRuns) {
 TEST(ShardEndToEnd, ACalibrateInTwoShardsStoresTheFloorsOfEveryCellOnceMerged) {
   testing::TempDir dir;
   const std::string name = "shard-e2e-" + std::to_string(getpid());
-  const auto store = std::filesystem::path(ABENCH_SOURCE_DIR_FOR_TESTS) / "results" / "baselines" / name;
+  const auto store = std::filesystem::path(testing::built::kSourceDir) / "results" / "baselines" / name;
   std::vector<std::string> merge{"merge"};
   for (int k = 1; k <= 2; ++k) {
     const auto out = dir.path() / ("cal" + std::to_string(k));

@@ -26,7 +26,7 @@ std::string one_line(std::string text) {
   return text;
 }
 
-std::string render(const RunResults& r, bool every_sample) {
+std::string render_go_text(const RunResults& r, bool every_sample) {
   const nlohmann::json c = r.conditions.is_object() ? r.conditions : nlohmann::json::object();
   const nlohmann::json context = export_context(r);
   std::string out = fmt::format("goos: linux\ngoarch: {}\npkg: abench\ncpu: {}\n",
@@ -79,7 +79,7 @@ std::string render(const RunResults& r, bool every_sample) {
 
 }  // namespace
 
-std::string go_benchmark_text(const RunResults& r) { return render(r, false); }
-std::string go_benchmark_samples_text(const RunResults& r) { return render(r, true); }
+std::string go_benchmark_text(const RunResults& r) { return render_go_text(r, false); }
+std::string go_benchmark_samples_text(const RunResults& r) { return render_go_text(r, true); }
 
 }  // namespace abench

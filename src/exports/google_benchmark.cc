@@ -59,7 +59,7 @@ nlohmann::json base_entry(const std::string& name, int family) {
           {"threads", 1}, {"time_unit", "ns"}};
 }
 
-std::string render(const RunResults& r, bool every_sample) {
+std::string render_google_json(const RunResults& r, bool every_sample) {
   const std::vector<std::string> variants = variant_name_parts(r);
   nlohmann::json benchmarks = nlohmann::json::array();
   int family = 0;
@@ -129,7 +129,7 @@ std::string render(const RunResults& r, bool every_sample) {
 
 }  // namespace
 
-std::string google_benchmark_json(const RunResults& r) { return render(r, false); }
-std::string google_benchmark_samples_json(const RunResults& r) { return render(r, true); }
+std::string google_benchmark_json(const RunResults& r) { return render_google_json(r, false); }
+std::string google_benchmark_samples_json(const RunResults& r) { return render_google_json(r, true); }
 
 }  // namespace abench

@@ -14,8 +14,7 @@
 
 #include <fmt/format.h>
 
-#include "build_info.h"
-#include "git_revision.h"
+#include "harness/build_info.h"
 #include "harness/cpu_list.h"
 #include "src/machine/cpu_identity.h"
 #include "src/machine/virtualization.h"
@@ -214,11 +213,11 @@ nlohmann::json collect_conditions() {
       {"damon", damon_state()},
       // What perf_event_open may count for an unprivileged process (--measure perf).
       {"perf_event_paranoid", first_line_of("/proc/sys/kernel/perf_event_paranoid")},
-      {"abench_version", ABENCH_VERSION},
-      {"abench_git_revision", ABENCH_GIT_REVISION},
-      {"compiler", ABENCH_COMPILER},
-      {"cxx_flags", ABENCH_CXX_FLAGS},
-      {"build_type", ABENCH_BUILD_TYPE},
+      {"abench_version", build_info().version},
+      {"abench_git_revision", build_info().git_revision},
+      {"compiler", build_info().compiler},
+      {"cxx_flags", build_info().cxx_flags},
+      {"build_type", build_info().build_type},
   };
   conditions["machine_fingerprint"] = fingerprint(conditions);
   return conditions;

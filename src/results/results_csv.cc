@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "src/results/count_text.h"
 #include "src/results/results_writers.h"
 #include "src/util/csv.h"
 
@@ -11,12 +12,8 @@ namespace {
 std::string number(const std::optional<double>& v) { return v ? fmt::format("{:.3f}", *v) : ""; }
 std::string ratio(const std::optional<double>& v) { return v ? fmt::format("{:.5f}", *v) : ""; }
 
-// A per-buffer average: an integer when every buffer made the same requests.
-std::string per_buffer(std::uint64_t total, std::uint64_t buffers) {
-  if (buffers == 0) return "0";
-  if (total % buffers == 0) return std::to_string(total / buffers);
-  return fmt::format("{:.3f}", static_cast<double>(total) / static_cast<double>(buffers));
-}
+// A per-buffer average, to three places where buffers differ.
+std::string per_buffer(std::uint64_t total, std::uint64_t buffers) { return per_buffer_text(total, buffers, 3); }
 
 std::vector<std::string> count_columns(const std::optional<CellCounts>& counts) {
   if (!counts) return std::vector<std::string>(15);

@@ -1,6 +1,7 @@
 
 #include <fmt/format.h>
 
+#include "src/results/count_text.h"
 #include "src/results/results_writers.h"
 #include "src/util/text_table.h"
 
@@ -9,16 +10,6 @@ namespace {
 
 // Right-aligned (numeric) columns; the last, the note, is not.
 const std::vector<bool> kNumeric = {false, false, false, true, false, true, true, true, true, true, true, true, false};
-
-std::string range(std::uint64_t lo, std::uint64_t hi) {
-  return lo == hi ? std::to_string(lo) : fmt::format("{}-{}", lo, hi);
-}
-
-std::string per_buffer(std::uint64_t total, std::uint64_t buffers) {
-  if (buffers == 0) return "0";
-  if (total % buffers == 0) return std::to_string(total / buffers);
-  return fmt::format("{:.2f}", static_cast<double>(total) / static_cast<double>(buffers));
-}
 
 // A variant that is more than a backend and a policy (run --variant preload=..., exe=,
 // plugin=, env=, label=) is named in a first column, or two such rows would read alike.
@@ -53,9 +44,9 @@ std::string results_to_table(const RunResults& r) {
                     s.ns_per_op ? fmt::format("{:.2f}", *s.ns_per_op) : "-",
                     s.ns_per_op ? fmt::format("{:.2f}-{:.2f}", *s.process_min_ns, *s.process_max_ns) : "-",
                     s.best ? fmt::format("{:.2f}", *s.best) : "-",
-                    k ? per_buffer(k->requests, k->operations) : "-",
-                    k ? per_buffer(k->requested_bytes, k->operations) : "-",
-                    k ? range(k->usable_bytes_min, k->usable_bytes_max) : "-", note});
+                    k ? per_buffer_text(k->requests, k->operations) : "-",
+                    k ? per_buffer_text(k->requested_bytes, k->operations) : "-",
+                    k ? range_text(k->usable_bytes_min, k->usable_bytes_max) : "-", note});
   }
   if (!names_variants(r)) return aligned_columns(rows, kNumeric);
   rows[0].insert(rows[0].begin(), "variant");

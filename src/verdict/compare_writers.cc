@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "src/verdict/compare.h"
+#include "src/results/count_text.h"
 #include "src/explain/explanation_codec.h"
 #include "src/util/comment_markdown.h"
 #include "src/util/csv.h"
@@ -15,21 +16,12 @@ namespace {
 
 std::string ns(const std::optional<double>& v) { return v ? fmt::format("{:.2f}", *v) : "-"; }
 
-std::string percent(double change) { return fmt::format("{:+.1f}%", change * 100); }
+std::string signed_percent(double change) { return fmt::format("{:+.1f}%", change * 100); }
 
 std::string range(const std::optional<double>& lo, const std::optional<double>& hi) {
   return lo ? fmt::format("{:.2f}-{:.2f}", *lo, *hi) : "-";
 }
 
-std::string per_buffer(std::uint64_t total, std::uint64_t buffers) {
-  if (buffers == 0) return "0";
-  if (total % buffers == 0) return std::to_string(total / buffers);
-  return fmt::format("{:.2f}", static_cast<double>(total) / static_cast<double>(buffers));
-}
-
-std::string span(std::uint64_t lo, std::uint64_t hi) {
-  return lo == hi ? std::to_string(lo) : fmt::format("{}-{}", lo, hi);
-}
 
 // "old → new", or the one value when both sides agree.
 template <class F>
@@ -40,18 +32,18 @@ std::string old_new(const CompareRow& row, F field) {
   return before == after ? before : before + " → " + after;
 }
 
-std::string requested(const CellCounts& c) { return per_buffer(c.requested_bytes, c.operations); }
-std::string usable(const CellCounts& c) { return span(c.usable_bytes_min, c.usable_bytes_max); }
-std::string requests(const CellCounts& c) { return per_buffer(c.requests, c.operations); }
+std::string requested(const CellCounts& c) { return per_buffer_text(c.requested_bytes, c.operations); }
+std::string usable(const CellCounts& c) { return range_text(c.usable_bytes_min, c.usable_bytes_max); }
+std::string requests(const CellCounts& c) { return per_buffer_text(c.requests, c.operations); }
 
 std::string change_text(const CompareRow& row) {
   if (!row.judgement) return "-";
-  return percent(row.judgement->change);
+  return signed_percent(row.judgement->change);
 }
 
 std::string interval_text(const CompareRow& row, bool adaptive) {
   if (!row.judgement) return "-";
-  const std::string interval = fmt::format("[{}, {}]", percent(row.judgement->low), percent(row.judgement->high));
+  const std::string interval = fmt::format("[{}, {}]", signed_percent(row.judgement->low), signed_percent(row.judgement->high));
   return adaptive ? fmt::format("{} in {}", interval, row.judgement->replicates) : interval;
 }
 
@@ -82,7 +74,7 @@ std::string instructions_text(const CompareRow& row) {
   if (!e.before || !e.after) return "unavailable";
   const double before = e.before->at("instructions"), after = e.after->at("instructions");
   const auto change = relative_change(before, after);
-  return fmt::format("{:.0f} → {:.0f}{}", before, after, change ? " (" + percent(*change) + ")" : "");
+  return fmt::format("{:.0f} → {:.0f}{}", before, after, change ? " (" + signed_percent(*change) + ")" : "");
 }
 
 std::string reading_text(const CompareRow& row) {
@@ -144,9 +136,9 @@ std::string headline(const Comparison& c) {
   if (!c.geomean_change_by_backend.empty()) {
     out += " Geometric-mean change:";
     for (const auto& [backend, change] : c.geomean_change_by_backend)
-      out += fmt::format(" {} {},", markdown_text(backend), percent(change));
+      out += fmt::format(" {} {},", markdown_text(backend), signed_percent(change));
     out.pop_back();
-    if (c.geomean_change) out += fmt::format(" (overall {})", percent(*c.geomean_change));
+    if (c.geomean_change) out += fmt::format(" (overall {})", signed_percent(*c.geomean_change));
     out += ".";
   }
   if (counted > 0) out += fmt::format(" Counts (requested or usable bytes, requests) differ in {} cells.", counted);
