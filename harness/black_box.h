@@ -33,6 +33,13 @@ inline T opaque(T value) {
   return value;
 }
 
+// The pointer is used: whatever it points to cannot be deleted (an allocation stays), but no
+// memory is clobbered, so nothing else is stored or reloaded around it.
+template <class T>
+inline void escape(T* pointer) {
+  asm volatile("" : : "r"(pointer));
+}
+
 // All memory writes before this point are considered observed.
 inline void clobber_memory() { asm volatile("" : : : "memory"); }
 

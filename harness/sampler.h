@@ -18,6 +18,11 @@
 // With fixed_iterations (compare: both sides of a cell do the same work; a paced worker
 // may be told the count when its warm-up starts) the samples run that count, stretched by
 // the same factors on both sides (one stretch seed per pair).
+// Long iterations: where one iteration alone outlasts the batch (64 buffers of 512 KiB built
+// by appends: about 100 ms against 25), warm-up repeats stop once they have taken
+// kWarmupBudget batches' time, and a process without a partner takes as many samples as
+// fill samples x min_batch_ns, at least kMinSamples: such a cell took 9 warm-up and 11 timed
+// iterations of 100 ms a process, 8 times its share of the run.
 #pragma once
 
 #include <algorithm>
@@ -33,6 +38,9 @@ inline constexpr double kWarmTolerance = 0.03;
 inline constexpr int kMaxWarmBatches = 8;  // at the probe's count, after the doubling
 inline constexpr double kTargetMargin = 1.03;
 inline constexpr double kDefaultStretch = 0.08;
+inline constexpr std::uint64_t kWarmupBudget = 4;  // min_batch_ns's worth of warm-up repeats, at most
+inline constexpr double kLongBatch = 1.5;  // a predicted batch this many times min_batch_ns is long
+inline constexpr int kMinSamples = 3;      // the fewest samples a long batch's process takes
 
 struct SamplerConfig {
   std::uint64_t min_batch_ns = 25'000'000;
@@ -73,6 +81,17 @@ inline double batch_stretch(std::uint64_t seed, int k, double stretch_max) {
   return 1 + stretch_max * static_cast<double>(x >> 11) / 9007199254740992.0;
 }
 
+// The samples a process without a partner takes, given how long one batch is predicted to
+// last: config.samples, or where that batch is long (one iteration outlasts min_batch_ns) as
+// many as fill config.samples x min_batch_ns, at least kMinSamples. A partner's samples must
+// match its pair's one for one, so a paired process always takes config.samples.
+inline int planned_samples(const SamplerConfig& config, double batch_ns) {
+  const double budget_ns = static_cast<double>(config.samples) * static_cast<double>(config.min_batch_ns);
+  if (batch_ns < kLongBatch * static_cast<double>(config.min_batch_ns)) return config.samples;
+  const int fit = static_cast<int>(std::ceil(budget_ns / batch_ns));
+  return std::min(config.samples, std::max(kMinSamples, fit));
+}
+
 // time_batch(iterations) runs `iterations` iterations and returns the elapsed ns.
 template <class TimeBatch>
 SampleRun sample(const SamplerConfig& config, TimeBatch&& time_batch) {
@@ -94,8 +113,11 @@ SampleRun sample(const SamplerConfig& config, TimeBatch&& time_batch) {
     ++run.warmup_batches;
   }
   // Warm when two batches in a row at one count agree per iteration.
-  for (int repeat = 0; repeat < kMaxWarmBatches && !run.warm; ++repeat) {
+  std::uint64_t repeats_ns = 0;
+  for (int repeat = 0; repeat < kMaxWarmBatches && !run.warm && repeats_ns < kWarmupBudget * config.min_batch_ns;
+       ++repeat) {
     const std::uint64_t again = time_batch(iterations);
+    repeats_ns += again;
     ++run.warmup_batches;
     run.warm = std::fabs(static_cast<double>(again) - static_cast<double>(ns)) <=
                kWarmTolerance * static_cast<double>(std::max<std::uint64_t>(ns, 1));
@@ -107,15 +129,17 @@ SampleRun sample(const SamplerConfig& config, TimeBatch&& time_batch) {
     return std::max<std::uint64_t>(1, std::min<std::uint64_t>(config.max_iterations, static_cast<std::uint64_t>(count)));
   };
   run.iterations = fixed ? fixed : std::max(iterations, predicted_at(ns_per_iteration));
+  const bool follow = config.follow_rate && !fixed;
+  const int samples = follow ? planned_samples(config, ns_per_iteration * static_cast<double>(run.iterations))
+                             : config.samples;
   if (config.on_warmed_up != nullptr)
     config.on_warmed_up(static_cast<std::uint64_t>(ns_per_iteration * static_cast<double>(run.iterations) *
                                                    (1 + config.stretch_max)),
-                        run.iterations, config.samples);
-  const bool follow = config.follow_rate && !fixed;
+                        run.iterations, samples);
   std::uint64_t base = run.iterations;
   std::array<double, 16> rates{};  // the last samples' ns per iteration: on the stack, nothing allocates
   std::size_t seen = 0;
-  for (int s = 0; s < config.samples; ++s) {
+  for (int s = 0; s < samples; ++s) {
     const auto stretched = static_cast<std::uint64_t>(
         std::llround(static_cast<double>(base) * batch_stretch(config.stretch_seed, s, config.stretch_max)));
     const std::uint64_t count = std::max<std::uint64_t>(stretched, 1);

@@ -208,6 +208,18 @@ std::vector<Hostile> table() {
                  return std::vector<std::string>{"compare", "--resume", d.string()};
                },
                2, "is not the one abench started run"});
+  t.push_back({"resume_measured_under_other_batch_rules",
+               [](const Case& c) {
+                 const fs::path d = c.interrupted("cmp", [](json& j) {
+                   j["protocol"]["batch"]["warm_up"] = "double the count until a batch lasts min_batch_ms/16 (an older build)";
+                 });
+                 const json stored = read_json(d / "results.json");
+                 fs::create_directories(c.root / "state" / "abench" / "runs");
+                 write_json(c.root / "state" / "abench" / "runs" / (stored["run_id"].get<std::string>() + ".json"),
+                            {{"directory", fs::weakly_canonical(d).string()}, {"command_line", stored["command_line"]}});
+                 return std::vector<std::string>{"compare", "--resume", d.string()};
+               },
+               2, "sized its batches otherwise", {"d/.abench.lock"}});  // read under the directory's lock
   t.push_back({"resume_record_of_another_directory",
                [](const Case& c) {
                  const fs::path d = c.interrupted("cmp", [&](json& j) {

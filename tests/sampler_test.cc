@@ -121,6 +121,38 @@ TEST(Sampler, SlowOperationRunsOneIterationABatch) {
   for (auto n : run.batch_iterations) EXPECT_EQ(n, 1u);
 }
 
+// An iteration of 110 ms against 25 ms batches (the default matrix's append of 64 KiB at live
+// 64): warm-up repeats stop after four batches' time, and without a partner the process takes
+// the samples that fill 11 batches' time (3, each 110 ms), not 11 of them.
+TEST(Sampler, AnIterationLongerThanTheBatchTakesTheSamplesThatFillTheBatchesTime) {
+  std::uint64_t calls = 0;
+  const auto noisy_long = [&](std::uint64_t iterations) {  // 10% apart, never agreeing within 3%
+    return iterations * (110'000'000 + 11'000'000 * (++calls % 2));
+  };
+  SamplerConfig config;  // 25 ms, 11 samples
+  config.follow_rate = true;
+  const SampleRun run = sample(config, noisy_long);
+  EXPECT_EQ(run.iterations, 1u);
+  EXPECT_FALSE(run.warm);
+  EXPECT_EQ(run.warmup_batches, 2);  // the first batch, one repeat: 110 ms is past 4 x 25
+  EXPECT_EQ(run.batch_ns.size(), static_cast<std::size_t>(kMinSamples));
+  std::uint64_t sampled = 0;
+  for (auto ns : run.batch_ns) sampled += ns;
+  EXPECT_GE(sampled, 11 * config.min_batch_ns);  // the time every other cell's process samples, at least
+
+  // Two iterations in 1.6 batches: long, so 11 x 25 / 40 -> 7 samples.
+  FakeBatch medium{20'000'000, {}};
+  EXPECT_EQ(sample(config, medium).batch_ns.size(), 7u);
+  // An ordinary cell and a paired process keep every sample.
+  FakeBatch quick{1000, {}};
+  EXPECT_EQ(sample(config, quick).batch_ns.size(), 11u);
+  config.follow_rate = false;
+  EXPECT_EQ(sample(config, noisy_long).batch_ns.size(), 11u);
+  config.fixed_iterations = 1;
+  config.follow_rate = true;
+  EXPECT_EQ(sample(config, noisy_long).batch_ns.size(), 11u);
+}
+
 TEST(Sampler, FixedIterationsAreSampledAtThatCountStretched) {
   FakeBatch batch{1, {}};
   SamplerConfig config;

@@ -225,6 +225,7 @@ RunResults merge_shards(const std::vector<ShardResults>& shards, const std::vect
   try {
     merged.matrix = in_order.front()->results.matrix;
     merged.protocol = merged.matrix.protocol;
+    merged.stored_batch_rules = first.results.stored_batch_rules;  // the shards': alike (checked above)
     merged.command_line = unsharded_command_line(first.results.command_line);
     merged.run_id = random_run_id();  // each cell's two sides are of one shard's run: paired by round
     merged.complete = true;

@@ -120,6 +120,10 @@ struct RunResults {
   std::vector<CellRecord> cells;  // indexed by cell id
   std::vector<WorkerRecord> workers;
   nlohmann::json earlier_workers = nlohmann::json::array();  // a resumed or merged run's, as stored
+  // How the workers of a run read back sized their batches (protocol.batch, as stored): a
+  // file written by an older build says what that build did, never what this one does.
+  // Null for a run of this build (results_json.cc, batch_rules_json).
+  nlohmann::json stored_batch_rules;
   // What the workers of each variant said at start-up where none of them ran in this
   // process (merged results): read back from the stored variants. Indexed by variant.
   std::vector<std::optional<WorkerHello>> stored_hellos;

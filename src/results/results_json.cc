@@ -18,7 +18,30 @@ nlohmann::json optional_number(const std::optional<double>& v) {
   return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
 }
 
-nlohmann::json protocol_json(const RunProtocol& p) {
+}  // namespace
+
+nlohmann::json batch_rules_json() {
+  return {{"warm_up", fmt::format("double the count until a batch lasts min_batch_ms/{}, then repeat it until two "
+                                  "batches in a row agree within {:g}% (at most {} repeats, and no more once the "
+                                  "repeats took {} x min_batch_ms; processes[].warm says which)",
+                                  kProbeDivisor, kWarmTolerance * 100, kMaxWarmBatches, kWarmupBudget)},
+          {"long_batches", fmt::format("without a partner (run), where a batch is predicted to last {:g} x "
+                                       "min_batch_ms or more (one iteration outlasts it), a process takes the "
+                                       "samples that fill samples x min_batch_ms, at least {} "
+                                       "(processes[].samples_ns_per_op has each)",
+                                       kLongBatch, kMinSamples)},
+          {"count", fmt::format("predicted for min_batch_ms x {:g} from the last warm-up batch, and without a "
+                                "partner (run) again before each sample from the median time per iteration of "
+                                "the samples before it",
+                                kTargetMargin)},
+          {"stretch_max", kDefaultStretch},
+          {"stretch", "sample k runs the count x (1 + stretch_max x u_k), u_k in [0, 1) from the process's seed "
+                      "and the cell (both sides of a pair alike); processes[].sample_iterations"}};
+}
+
+namespace {
+
+nlohmann::json protocol_json(const RunProtocol& p, const nlohmann::json& stored_batch_rules) {
   nlohmann::json j = {{"measure", name_of(p.measure)},
           {"order", p.order == CellOrder::matrix ? "matrix" : "shuffled"},
           {"process_mode", process_mode_name(p)},
@@ -26,18 +49,7 @@ nlohmann::json protocol_json(const RunProtocol& p) {
           {"cpu", p.cpu < 0 ? nlohmann::json("last allowed") : nlohmann::json(p.cpu)},
           {"seed", p.seed},
           {"unstable_spread", kUnstableSpread},
-          {"batch", {{"warm_up", fmt::format("double the count until a batch lasts min_batch_ms/{}, then repeat it "
-                                             "until two batches in a row agree within {:g}% (at most {} repeats; "
-                                             "processes[].warm says which)",
-                                             kProbeDivisor, kWarmTolerance * 100, kMaxWarmBatches)},
-                     {"count", fmt::format("predicted for min_batch_ms x {:g} from the last warm-up batch, and "
-                                           "without a partner (run) again before each sample from the median "
-                                           "time per iteration of the samples before it",
-                                           kTargetMargin)},
-                     {"stretch_max", kDefaultStretch},
-                     {"stretch", "sample k runs the count x (1 + stretch_max x u_k), u_k in [0, 1) from the "
-                                 "process's seed and the cell (both sides of a pair alike); "
-                                 "processes[].sample_iterations"}}}};
+          {"batch", stored_batch_rules.is_null() ? batch_rules_json() : stored_batch_rules}};
   for (const ProtocolField& f : protocol_fields()) j[f.key] = protocol_field_value(f, p);
   if (p.until_interval > 0)
     j["until_interval"] = {{"width_percent", p.until_interval * 100},
@@ -195,7 +207,7 @@ nlohmann::json results_to_json(const RunResults& r) {
           {"finished_at", r.finished_at.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.finished_at)},
           {"command_line", r.command_line},
           {"matrix", matrix_json(r.matrix)},
-          {"protocol", protocol_json(r.protocol)},
+          {"protocol", protocol_json(r.protocol, r.stored_batch_rules)},
           {"conditions", r.conditions},
           {"variants", variants},
           {"workers", workers},

@@ -282,6 +282,11 @@ RunResults results_from_json(const nlohmann::json& j, const std::string& path) {
     r.plan.cells.push_back(r.cells.back().cell);
   }
   pair_sides(cells, r);
+  // Text about how that run's build measured, written back as it was read.
+  if (protocol.has("batch")) {
+    r.stored_batch_rules = protocol.at("batch").json();
+    if (!r.stored_batch_rules.is_object()) protocol.at("batch").fail("must be an object (the batch rules' text)");
+  }
   r.earlier_workers = root.at("workers").json();
   if (!r.earlier_workers.is_array()) root.at("workers").fail("must be a list");
   if (root.has("shard")) read_shard(root.at("shard"), r);

@@ -12,6 +12,10 @@ namespace abench {
 
 nlohmann::json results_to_json(const RunResults& results);
 
+// How this build's workers size their batches (warm-up, count, stretch, long batches):
+// results.json's protocol.batch for a run of this build.
+nlohmann::json batch_rules_json();
+
 // run --context: a cell measured with the matrix's history against itself in fresh
 // processes (src/verdict/context.h computes it from the results).
 struct CellContext {

@@ -8,6 +8,7 @@
 #include "src/util/errors.h"
 #include "src/util/json_file.h"
 #include "src/results/results_reader.h"
+#include "src/results/results_writers.h"
 #include "src/run/run_origin.h"
 
 namespace abench {
@@ -53,6 +54,10 @@ StoredCommand resume_command_line(const std::filesystem::path& dir, const std::s
 
 void restore_finished(RunResults& results, const nlohmann::json& json, const std::string& path) {
   const RunResults stored = results_from_json(json, path);
+  if (!stored.stored_batch_rules.is_null() && stored.stored_batch_rules != batch_rules_json())
+    throw UsageError(fmt::format("--resume: {} was measured by a build that sized its batches otherwise (its "
+                                 "protocol.batch differs from this build's); its cells and new ones would not "
+                                 "be alike: run it again; nothing was run", path));
   if (stored.cells.size() != results.cells.size())
     throw UsageError(fmt::format("--resume: {} has {} cells, the same command plans {} now (did the matrix file "
                                  "change?); nothing was run", path, stored.cells.size(), results.cells.size()));
