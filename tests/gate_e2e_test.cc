@@ -211,8 +211,12 @@ TEST(GateCompareEndToEnd, AReallySlowerPluginFailsAndTheSamePluginPasses) {
   EXPECT_TRUE(std::filesystem::exists(dir.path() / "slow" / "confirm" / "results.json"));
   const auto verdict = nlohmann::json::parse(read_file(dir.path() / "slow" / "gate.json"));
   ASSERT_EQ(verdict["notes"].size(), 1u);
-  EXPECT_NE(verdict["notes"][0].get<std::string>().find("2 regressions confirmed, 0 cleared"), std::string::npos)
-      << verdict["notes"][0];  // allocate 64 at two alignments
+  // Both cells (allocate 64 at two alignments) stand as regressions after the second run and
+  // none is cleared. Which run first showed each is noise: under qemu the first run once left
+  // one cell unclear and the second run found it ("1 confirmed, 0 cleared, 1 found").
+  EXPECT_EQ(verdict["regressions"], 2) << verdict.dump();
+  EXPECT_NE(verdict["notes"][0].get<std::string>().find(" confirmed, 0 cleared, "), std::string::npos)
+      << verdict["notes"][0];
   const CliResult same = gate(testing::built::kMallocSubject, "same");
   // The same plugin is never a regression; a cell whose interval still reaches past 20% (an
   // emulator's noise can) is UNCLEAR and the gate exits 3 rather than vouch for it.
