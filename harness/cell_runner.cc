@@ -1,9 +1,11 @@
 #include "harness/cell_runner.h"
 
+#include <algorithm>
 #include <cstring>
 #include <exception>
 #include <stdexcept>
 
+#include "harness/built_buffer_check.h"
 #include "harness/checked_allocator.h"
 #include "harness/clock.h"
 #include "harness/cross_thread.h"
@@ -20,33 +22,6 @@ namespace {
 constexpr const char* kRawOnBufferSubject =
     "pair and batch workloads run on an allocator, and a buffer subject plugin offers none: "
     "run them on the backend, or on an allocator subject";
-
-std::string describe(const CellSpec& c, std::size_t index) {
-  return "buffer " + std::to_string(index) + " of " + std::string(name_of(c.workload)) +
-         " size=" + std::to_string(c.size) + " align=" + std::to_string(c.alignment.effective()) +
-         " " + std::string(name_of(c.policy));
-}
-
-// `required_align`: max(R, P) for the built-in model, R for a plugin's buffer.
-template <Workload W, class Buffer>
-std::string check_built(const CellSpec& cell, const std::vector<std::byte>& input, Buffer& b,
-                        std::size_t index, std::size_t required_align) {
-  const ExpectedBuffer expected = expected_buffer(W, cell.size);
-  if (reinterpret_cast<std::uintptr_t>(b.data()) % required_align != 0)
-    return describe(cell, index) + ": data pointer is not " + std::to_string(required_align) + "-aligned";
-  if (b.length() != expected.length)
-    return describe(cell, index) + ": length " + std::to_string(b.length()) + ", expected " +
-           std::to_string(expected.length);
-  if (b.capacity() < expected.min_capacity)
-    return describe(cell, index) + ": capacity " + std::to_string(b.capacity()) +
-           " below the " + std::to_string(expected.min_capacity) + " the workload needs";
-  for (std::size_t offset = 0; offset < b.length(); ++offset) {
-    const std::byte want = W == Workload::zeroed ? std::byte{0} : input[offset % cell.size];
-    if (b.data()[offset] != want)
-      return describe(cell, index) + ": contents differ at byte " + std::to_string(offset);
-  }
-  return "";
-}
 
 template <Workload W, class Context>
 std::string verify_with(const CellSpec& cell, const Context& context, const std::vector<std::byte>& input,
@@ -298,13 +273,19 @@ CellReport run_cell(const CellSpec& cell, const SamplerConfig& sampler, bool tou
         failed.error = std::string(kRefusedPrefix) + refusal;
         return failed;
       }
+    const std::uint64_t verify_start = now_ns();
     if (std::string problem = verify_cell(cell, allocator_name, plugin, entry); !problem.empty()) {
       failed.error = problem.starts_with(kRefusedPrefix) ? problem : "verification failed: " + problem;
       return failed;
     }
+    // Verification built the cell's buffers once, as one iteration does (not so for the
+    // cross-thread handover or the working set, whose checks are work of their own).
+    SamplerConfig verified = sampler;
+    if (cell.workload != Workload::xthread && cell.workload != Workload::workingset)
+      verified.verified_ns = now_ns() - verify_start;
     return with_native_allocator(entry, [&](auto native) {
       return with_workload(cell.workload, [&](auto w) {
-        return measure_cell<w.value, decltype(native)>(cell, sampler, touch, plugin, measure);
+        return measure_cell<w.value, decltype(native)>(cell, verified, touch, plugin, measure);
       });
     });
   } catch (const std::exception& e) {

@@ -6,21 +6,22 @@
 // state and the pages the cell touches have settled (or kMaxWarmBatches say it never
 // will). Warm-up batches are never samples.
 // Timed: from the last warm batch's time per iteration, the count for a batch of
-// min_batch_ns x kTargetMargin is predicted (as Google Benchmark predicts its next count,
-// with a margin for the prediction's error); sample k runs that count stretched by a
-// factor 1 + stretch_max x u_k, u_k in [0, 1) drawn from stretch_seed, so that batch
-// lengths do not fall into lockstep with periodic noise (nanobench stretches by 0-20%).
+// min_batch_ns is predicted (as Google Benchmark predicts its next count); sample k runs
+// that count stretched by a factor 1 + stretch_max x (u_k - 1/2), u_k in [0, 1) drawn from
+// stretch_seed, so that batch lengths do not fall into lockstep with periodic noise
+// (nanobench stretches by 0-20%). Centred on the batch, so that S samples take S batches'
+// time: a margin of 3% and a stretch of 0-8% had made them 1.09 of it.
 // With follow_rate (no partner whose batches must match) each sample's count is predicted
 // again from the median time per iteration of the samples before it: a short warm-up
 // batch runs a few percent slower per iteration than a whole one, and the samples would
-// otherwise inherit that error. Timed batches so last about 1.0 to 1.15 times
+// otherwise inherit that error. Timed batches so last about 0.96 to 1.04 times
 // min_batch_ns, where the doubling made them 1 to 2 times.
 // With fixed_iterations (compare: both sides of a cell do the same work; a paced worker
 // may be told the count when its warm-up starts) the samples run that count, stretched by
 // the same factors on both sides (one stretch seed per pair).
 // Long iterations: where one iteration alone outlasts the batch (64 buffers of 512 KiB built
-// by appends: about 100 ms against 25), warm-up repeats stop once they have taken
-// kWarmupBudget batches' time, and a process without a partner takes as many samples as
+// by appends: about 100 ms against 25), warm-up repeats stop once the warm-up has taken
+// kWarmupBudget batches' time (the verification before it built the cell's buffers once), and a process without a partner takes as many samples as
 // fill samples x min_batch_ns, at least kMinSamples: such a cell took 9 warm-up and 11 timed
 // iterations of 100 ms a process, 8 times its share of the run.
 #pragma once
@@ -36,10 +37,9 @@ namespace abench {
 inline constexpr std::uint64_t kProbeDivisor = 16;
 inline constexpr double kWarmTolerance = 0.03;
 inline constexpr int kMaxWarmBatches = 8;  // at the probe's count, after the doubling
-inline constexpr double kTargetMargin = 1.03;
 inline constexpr double kDefaultStretch = 0.08;
-inline constexpr std::uint64_t kWarmupBudget = 4;  // min_batch_ns's worth of warm-up repeats, at most
-inline constexpr double kLongBatch = 1.5;  // a predicted batch this many times min_batch_ns is long
+inline constexpr std::uint64_t kWarmupBudget = 3;  // min_batch_ns's worth of warm-up, after which no repeat starts
+inline constexpr double kLongBatch = 1.2;  // a predicted batch this many times min_batch_ns is long
 inline constexpr int kMinSamples = 3;      // the fewest samples a long batch's process takes
 
 struct SamplerConfig {
@@ -47,9 +47,12 @@ struct SamplerConfig {
   int samples = 11;
   std::uint64_t fixed_iterations = 0;            // 0: predicted
   std::uint64_t max_iterations = 1ull << 36;     // guards a batch that never gets long
-  double stretch_max = kDefaultStretch;          // sample k runs up to this much longer
+  double stretch_max = kDefaultStretch;          // sample k runs within +-half of this of the count
   std::uint64_t stretch_seed = 0;
   bool follow_rate = false;                      // predict each sample's count again (no partner)
+  // How long verification (the cell's buffers built once and checked, untimed) took just
+  // before: with follow_rate, where it took the warm-up's whole budget it was the warm-up.
+  std::uint64_t verified_ns = 0;
   // Called once warm-up has fixed the batch, before the first sample, with how long a
   // timed batch is expected to take at most: the worker tells abench how long the samples
   // will take, so a hang is found in seconds (docs/protocol.md, "warm"). Not part of the request.
@@ -72,13 +75,13 @@ struct SampleRun {
   std::vector<std::uint64_t> batch_iterations;  // one per sample: iterations stretched
 };
 
-// Sample k's stretch: 1 + stretch_max x u, u in [0, 1) from (seed, k) by SplitMix64.
+// Sample k's stretch: 1 + stretch_max x (u - 1/2), u in [0, 1) from (seed, k) by SplitMix64.
 inline double batch_stretch(std::uint64_t seed, int k, double stretch_max) {
   std::uint64_t x = seed + 0x9e3779b97f4a7c15ull * static_cast<std::uint64_t>(k + 1);
   x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
   x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
   x ^= x >> 31;
-  return 1 + stretch_max * static_cast<double>(x >> 11) / 9007199254740992.0;
+  return 1 + stretch_max * (static_cast<double>(x >> 11) / 9007199254740992.0 - 0.5);
 }
 
 // The samples a process without a partner takes, given how long one batch is predicted to
@@ -105,19 +108,25 @@ SampleRun sample(const SamplerConfig& config, TimeBatch&& time_batch) {
 
   const std::uint64_t probe_ns = config.min_batch_ns / kProbeDivisor;
   std::uint64_t iterations = 1;
-  std::uint64_t ns = time_batch(iterations);
-  ++run.warmup_batches;
+  // An iteration that ran untimed for kWarmupBudget batches' time or more (verification)
+  // ends the warm-up as its first batch would have (one iteration, no repeat begun after
+  // it), so none is timed: the first sample, of one iteration, gives the rate instead.
+  const bool verified_warm = config.follow_rate && !fixed &&
+                             config.verified_ns >= kWarmupBudget * config.min_batch_ns;
+  std::uint64_t ns = verified_warm ? config.verified_ns : time_batch(iterations);
+  std::uint64_t warmup_ns = ns;
+  if (!verified_warm) ++run.warmup_batches;
   while (ns < probe_ns && iterations < config.max_iterations && (!fixed || iterations < fixed)) {
     iterations *= 2;
     ns = time_batch(iterations);
+    warmup_ns += ns;
     ++run.warmup_batches;
   }
   // Warm when two batches in a row at one count agree per iteration.
-  std::uint64_t repeats_ns = 0;
-  for (int repeat = 0; repeat < kMaxWarmBatches && !run.warm && repeats_ns < kWarmupBudget * config.min_batch_ns;
+  for (int repeat = 0; repeat < kMaxWarmBatches && !run.warm && warmup_ns < kWarmupBudget * config.min_batch_ns;
        ++repeat) {
     const std::uint64_t again = time_batch(iterations);
-    repeats_ns += again;
+    warmup_ns += again;
     ++run.warmup_batches;
     run.warm = std::fabs(static_cast<double>(again) - static_cast<double>(ns)) <=
                kWarmTolerance * static_cast<double>(std::max<std::uint64_t>(ns, 1));
@@ -125,16 +134,16 @@ SampleRun sample(const SamplerConfig& config, TimeBatch&& time_batch) {
   }
   const double ns_per_iteration = static_cast<double>(std::max<std::uint64_t>(ns, 1)) / static_cast<double>(iterations);
   const auto predicted_at = [&](double rate) {
-    const double count = std::ceil(static_cast<double>(config.min_batch_ns) * kTargetMargin / rate);
+    const double count = std::ceil(static_cast<double>(config.min_batch_ns) / rate);
     return std::max<std::uint64_t>(1, std::min<std::uint64_t>(config.max_iterations, static_cast<std::uint64_t>(count)));
   };
   run.iterations = fixed ? fixed : std::max(iterations, predicted_at(ns_per_iteration));
   const bool follow = config.follow_rate && !fixed;
-  const int samples = follow ? planned_samples(config, ns_per_iteration * static_cast<double>(run.iterations))
-                             : config.samples;
+  int samples = follow ? planned_samples(config, ns_per_iteration * static_cast<double>(run.iterations))
+                       : config.samples;
   if (config.on_warmed_up != nullptr)
     config.on_warmed_up(static_cast<std::uint64_t>(ns_per_iteration * static_cast<double>(run.iterations) *
-                                                   (1 + config.stretch_max)),
+                                                   (1 + config.stretch_max / 2)),
                         run.iterations, samples);
   std::uint64_t base = run.iterations;
   std::array<double, 16> rates{};  // the last samples' ns per iteration: on the stack, nothing allocates
@@ -148,6 +157,7 @@ SampleRun sample(const SamplerConfig& config, TimeBatch&& time_batch) {
     run.batch_ns.push_back(took);
     run.batch_iterations.push_back(count);
     if (config.after_sample != nullptr) config.after_sample();
+    if (verified_warm && s == 0) samples = planned_samples(config, static_cast<double>(took));
     if (follow && took > 0) {
       rates[seen++ % rates.size()] = static_cast<double>(took) / static_cast<double>(count);
       std::array<double, 16> sorted = rates;

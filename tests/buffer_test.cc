@@ -7,6 +7,7 @@
 
 #include "harness/black_box.h"
 #include "harness/buffer.h"
+#include "harness/built_buffer_check.h"
 #include "harness/native_allocator.h"
 #include "harness/workloads.h"
 #include "tests/recording_allocator.h"
@@ -156,6 +157,45 @@ TEST(Buffer, PaddedGrowthCopesWithAChangedOffset) {
   ASSERT_EQ(b.length(), 800u);
   EXPECT_TRUE(aligned(b.data(), 256));
   for (std::size_t i = 0; i < 800; ++i) ASSERT_EQ(b.data()[i], input[i % 100]) << i;
+}
+
+// A buffer as a workload left it: its bytes, and the length and capacity it claims.
+struct BuiltBytes {
+  std::vector<std::byte> bytes;
+  std::size_t claimed_capacity;
+  const std::byte* data() const { return bytes.data(); }
+  std::size_t length() const { return bytes.size(); }
+  std::size_t capacity() const { return claimed_capacity; }
+};
+
+// The check finds the first wrong byte wherever it sits (first chunk, a chunk boundary, the
+// last byte), in appended buffers (the input repeated) and zeroed ones, and passes right ones.
+TEST(BuiltBufferCheck, NamesTheFirstWrongByteOfAnAppendedOrZeroedBuffer) {
+  const std::size_t n = 100;
+  const auto input = make_input(n);
+  const CellSpec append{3, Workload::append, Policy::exact, n, {1, 1}, 1};
+  BuiltBytes appended{{}, kAppendCount * n};
+  for (int k = 0; k < kAppendCount; ++k) appended.bytes.insert(appended.bytes.end(), input.begin(), input.end());
+  EXPECT_EQ(check_built<Workload::append>(append, input, appended, 2, 1), "");
+  for (std::size_t at : {std::size_t{0}, std::size_t{99}, std::size_t{100}, std::size_t{457}, kAppendCount * n - 1}) {
+    BuiltBytes wrong = appended;
+    wrong.bytes[at] ^= std::byte{0x40};
+    EXPECT_EQ(check_built<Workload::append>(append, input, wrong, 2, 1),
+              "buffer 2 of append size=100 align=1 exact: contents differ at byte " + std::to_string(at));
+  }
+  BuiltBytes two_wrong = appended;
+  two_wrong.bytes[650] = two_wrong.bytes[320] = std::byte{0};
+  EXPECT_NE(check_built<Workload::append>(append, input, two_wrong, 0, 1).find("at byte 320"), std::string::npos);
+
+  const CellSpec zeroed{4, Workload::zeroed, Policy::exact, n, {1, 1}, 1};
+  BuiltBytes zeros{std::vector<std::byte>(n), n};
+  EXPECT_EQ(check_built<Workload::zeroed>(zeroed, input, zeros, 0, 1), "");
+  zeros.bytes[51] = std::byte{1};
+  EXPECT_EQ(check_built<Workload::zeroed>(zeroed, input, zeros, 0, 1),
+            "buffer 0 of zeroed size=100 align=1 exact: contents differ at byte 51");
+  BuiltBytes short_one{std::vector<std::byte>(n - 1), n};
+  EXPECT_EQ(check_built<Workload::zeroed>(zeroed, input, short_one, 0, 1),
+            "buffer 0 of zeroed size=100 align=1 exact: length 99, expected 100");
 }
 
 }  // namespace

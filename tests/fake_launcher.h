@@ -3,7 +3,10 @@
 
 #include <functional>
 #include <map>
+#include <algorithm>
+#include <chrono>
 #include <mutex>
+#include <thread>
 #include <string>
 #include <vector>
 
@@ -24,6 +27,8 @@ class FakeLauncher : public WorkerLauncher {
   std::function<double(const std::string&, int cell_id)> ns_of = [](const std::string&, int) { return 10.0; };
   std::uint64_t requests_per_buffer = 1;  // what a counting worker reports
   std::string counting_fatal;             // a counting worker that refuses to run, with this error
+  std::chrono::milliseconds count_run_takes{0};  // how long each counting run lasts
+  int most_in_flight = 0;                         // the most runs at once, under bookkeeping
   std::mutex bookkeeping;
 
   static CellCounts counts_for(const CellSpec& cell, std::uint64_t requests_per_buffer) {
@@ -46,7 +51,20 @@ class FakeLauncher : public WorkerLauncher {
       index = launched.size();
       launched.push_back(request.executable);
       requests.push_back(req);
+      most_in_flight = std::max(most_in_flight, ++in_flight_);
     }
+    if (req.mode == WorkerMode::count) std::this_thread::sleep_for(count_run_takes);
+    const LaunchOutcome outcome = report(request, req, index, on_line);
+    std::lock_guard lock(bookkeeping);
+    --in_flight_;
+    return outcome;
+  }
+
+ private:
+  int in_flight_ = 0;
+
+  LaunchOutcome report(const LaunchRequest& request, const WorkerRequest& req, std::size_t index,
+                       const ProtocolLineHandler& on_line) {
     WorkerHello hello;
     hello.backend = request.executable;
     hello.allocator_version = "1.0";

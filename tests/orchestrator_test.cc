@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <set>
 
 #include "src/run/launch_request.h"
 #include "src/run/orchestrator.h"
@@ -263,6 +264,50 @@ TEST(Orchestrator, CountingRunsGoBesideTheTimedOnesOnTheirOwnCpu) {
     EXPECT_EQ(cell.processes.size(), 2u);
   }
   EXPECT_GT(updates, counting);
+}
+
+// Counting runs that go first run side by side, one a CPU, and all of them end before the
+// first timed worker starts: nothing is timed while they run.
+TEST(Orchestrator, CountingRunsFirstGoSideBySideOneACpuBeforeAnyTimedWorker) {
+  RunResults results = make_results({"system", "mimalloc"}, 2);
+  results.protocol.counts = true;
+  results.protocol.cpu = 1;
+  results.plan = make_plan([&] { Matrix m = results.matrix; m.protocol.counts = true; return m; }(), 1);
+  FakeLauncher launcher;
+  launcher.count_run_takes = std::chrono::milliseconds(40);  // long enough for the lanes to overlap
+  OrchestratorHooks hooks;
+  hooks.worker_path = [](const Variant& v, WorkerMode) { return v.backend; };
+  hooks.counting_first_cpus = {1, 0};
+  run_plan(results, launcher, hooks);
+  EXPECT_EQ(launcher.most_in_flight, 2);
+  std::set<int> counting_cpus;
+  bool timed_seen = false;
+  std::size_t counting = 0;
+  for (const WorkerRequest& r : launcher.requests) {
+    if (r.mode == WorkerMode::time) {
+      timed_seen = true;
+      EXPECT_EQ(r.cpu, 1);
+      continue;
+    }
+    EXPECT_FALSE(timed_seen) << "a counting run after a timed worker";
+    counting_cpus.insert(r.cpu);
+    ++counting;
+  }
+  EXPECT_EQ(counting_cpus, (std::set<int>{0, 1}));
+  EXPECT_EQ(counting, results.cells.size());
+  for (const CellRecord& cell : results.cells) {
+    ASSERT_TRUE(cell.counts.has_value()) << cell_label(cell.cell.spec);
+    EXPECT_EQ(cell.processes.size(), 2u);
+  }
+
+  // One CPU: one at a time, as before.
+  RunResults alone = results;
+  lay_out_cells(alone);
+  FakeLauncher one;
+  one.count_run_takes = std::chrono::milliseconds(5);
+  hooks.counting_first_cpus = {1};
+  run_plan(alone, one, hooks);
+  EXPECT_EQ(one.most_in_flight, 1);
 }
 
 TEST(Orchestrator, ACountingWorkerThatFailsTakesOnlyTheCountsNeverTheTiming) {

@@ -38,7 +38,7 @@ const std::vector<ProtocolField>& protocol_fields() {
       whole("samples", "--samples", &RunProtocol::samples, 1, 10000, "Timed samples per process"),
       whole("processes", "--processes", &RunProtocol::processes, 1, 1000, "Worker processes per variant"),
       decimal("min_batch_ms", "--min-batch-ms", &RunProtocol::min_batch_ms, 0.001, 60000, "ms",
-              "Minimum duration of one timed batch (its count predicted from the warm-up)"),
+              "Duration of one timed batch, on average (its count predicted from the warm-up; each within 4%)"),
       decimal("worker_timeout_s", "--worker-timeout", &RunProtocol::worker_timeout_s, 0, 604800, "s",
               "Seconds before a worker is killed (0: from the cell count)", 0.0),
       flag("touch", "--touch", &RunProtocol::touch, true, false,

@@ -22,20 +22,20 @@ nlohmann::json optional_number(const std::optional<double>& v) {
 
 nlohmann::json batch_rules_json() {
   return {{"warm_up", fmt::format("double the count until a batch lasts min_batch_ms/{}, then repeat it until two "
-                                  "batches in a row agree within {:g}% (at most {} repeats, and no more once the "
-                                  "repeats took {} x min_batch_ms; processes[].warm says which)",
+                                  "batches in a row agree within {:g}% (at most {} repeats, and none begun once the "
+                                  "warm-up took {} x min_batch_ms; processes[].warm says which); without a "
+                                  "partner (run), none where verifying the cell (its buffers built once, "
+                                  "untimed) took that long: its first sample, of one iteration, gives the rate",
                                   kProbeDivisor, kWarmTolerance * 100, kMaxWarmBatches, kWarmupBudget)},
           {"long_batches", fmt::format("without a partner (run), where a batch is predicted to last {:g} x "
                                        "min_batch_ms or more (one iteration outlasts it), a process takes the "
                                        "samples that fill samples x min_batch_ms, at least {} "
                                        "(processes[].samples_ns_per_op has each)",
                                        kLongBatch, kMinSamples)},
-          {"count", fmt::format("predicted for min_batch_ms x {:g} from the last warm-up batch, and without a "
-                                "partner (run) again before each sample from the median time per iteration of "
-                                "the samples before it",
-                                kTargetMargin)},
+          {"count", "predicted for min_batch_ms from the last warm-up batch, and without a partner (run) "
+                    "again before each sample from the median time per iteration of the samples before it"},
           {"stretch_max", kDefaultStretch},
-          {"stretch", "sample k runs the count x (1 + stretch_max x u_k), u_k in [0, 1) from the process's seed "
+          {"stretch", "sample k runs the count x (1 + stretch_max x (u_k - 1/2)), u_k in [0, 1) from the process's seed "
                       "and the cell (both sides of a pair alike); processes[].sample_iterations"}};
 }
 

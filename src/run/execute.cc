@@ -87,6 +87,14 @@ RunResults execute_plan(Plan plan, const Matrix& matrix, const std::filesystem::
   ProgressLine progress(stderr_is_terminal());
   OrchestratorHooks hooks;
   hooks.counting_cpu = counting_cpu;
+  if (matrix.protocol.counts && counting_cpu < 0) {
+    if (cpu >= 0) {
+      hooks.counting_first_cpus = {cpu};
+      hooks.counting_first_cpus.insert(hooks.counting_first_cpus.end(), own_cpus.begin(), own_cpus.end());
+    } else if (results.conditions["allowed_cpus"].is_array()) {  // unpinned: as many at a time as CPUs
+      hooks.counting_first_cpus = results.conditions["allowed_cpus"].get<std::vector<int>>();
+    }
+  }
   hooks.measured_cpu = cpu;
   hooks.start_ahead_cpus = start_ahead_cpus;
   hooks.worker_path = [](const Variant& variant, WorkerMode mode) { return worker_path(variant, mode); };

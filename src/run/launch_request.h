@@ -14,9 +14,10 @@ namespace abench {
 WorkerRequest make_worker_request(const RunResults& results, const Job& job);
 
 // The worker process for a job: its variant's executable, environment and preload; with a
-// pace descriptor, one of a paced pair (src/run/batch_pacer.h).
+// pace descriptor, one of a paced pair (src/run/batch_pacer.h). A counting run goes to
+// count_cpu where it is >= 0 (one of hooks.counting_first_cpus), else to hooks.counting_cpu.
 LaunchRequest make_launch_request(const RunResults& results, const Job& job, const OrchestratorHooks& hooks,
-                                  int pace_fd = -1);
+                                  int pace_fd = -1, int count_cpu = -1);
 
 // compare measures both sides of a pair at one iteration count: the count of the first
 // process that measured either side (0: none yet, the worker finds its own).

@@ -18,6 +18,7 @@
 
 #include <fmt/format.h>
 
+#include "src/plan/cost.h"
 #include "src/util/errors.h"
 #include "src/run/batch_pacer.h"
 #include "src/run/job_runner.h"
@@ -109,6 +110,7 @@ class JobQueue {
     }
     // Should the timed rounds end in an exception, the lane's destructor asks it to stop
     // after the counting run it is in, and joins it.
+    run_first_counts_side_by_side();
     BackgroundLane lane;
     if (!counting_lane_.empty()) lane.start([this](const std::stop_token& stop) { run_counting_lane(stop); });
     std::unique_ptr<PairInFlight> ahead;  // outside the try: its catch must still see it
@@ -155,6 +157,48 @@ class JobQueue {
     }
   }
 
+  // The counting runs at the head of the queue, one a CPU of hooks.counting_first_cpus at a
+  // time: nothing is timed until they end, so they need not wait for each other (counting
+  // was 1.9 s of a 50 s default run one at a time).
+  void run_first_counts_side_by_side() {
+    const std::vector<int>& cpus = hooks_.counting_first_cpus;
+    std::deque<Job> counts;
+    while (!queue_.empty() && queue_.front().mode == WorkerMode::count) {
+      counts.push_back(queue_.front());
+      queue_.pop_front();
+    }
+    if (cpus.size() < 2 || counts.size() < 2) {
+      queue_.insert(queue_.begin(), counts.begin(), counts.end());
+      return;
+    }
+    // Longest first, so that the lanes end together (two of the default matrix's 48 counting
+    // runs take 0.4 s, the rest 10-60 ms).
+    const auto expected_s = [this](const Job& job) {
+      double s = 0;
+      for (int id : job.cell_ids)
+        s += expected_counting_seconds(results_.plan.cells[static_cast<std::size_t>(id)].spec, results_.protocol);
+      return s;
+    };
+    std::stable_sort(counts.begin(), counts.end(),
+                     [&](const Job& a, const Job& b) { return expected_s(a) > expected_s(b); });
+    std::vector<BackgroundLane> lanes(std::min(cpus.size(), counts.size()));
+    for (std::size_t i = 0; i < lanes.size(); ++i)
+      lanes[i].start([this, &counts, cpu = cpus[i]](const std::stop_token& stop) {
+        while (interrupt_signal() == 0 && !stop.stop_requested()) {
+          std::optional<Job> job;
+          {
+            std::lock_guard lock(mutex_);
+            if (counts.empty()) return;
+            job = counts.front();
+            counts.pop_front();
+          }
+          run_alone(*job, counts, cpu);
+        }
+      });
+    for (BackgroundLane& lane : lanes) lane.join_and_rethrow();
+    queue_.insert(queue_.begin(), counts.begin(), counts.end());  // interrupted: what was left
+  }
+
   std::size_t add_worker(const Job& job) {
     results_.workers.push_back({job, std::nullopt, {}, "", false, 0});
     return results_.workers.size() - 1;
@@ -173,7 +217,7 @@ class JobQueue {
   }
 
   // One worker; its lines are handled under the queue's lock, as the other lane's are.
-  void run_alone(const Job& job, std::deque<Job>& queue) {
+  void run_alone(const Job& job, std::deque<Job>& queue, int count_cpu = -1) {
     std::optional<JobRunner> runner;
     std::size_t index = 0;
     LaunchRequest request;
@@ -181,7 +225,7 @@ class JobQueue {
       std::lock_guard lock(mutex_);
       index = add_worker(job);
       runner.emplace(results_, index, hooks_, done_, total_);
-      request = make_launch_request(results_, job, hooks_);
+      request = make_launch_request(results_, job, hooks_, -1, count_cpu);
       hooks_.on_progress(done_, total_, results_.plan.variants[job.variant].label() + " starting");
     }
     const auto start = std::chrono::steady_clock::now();

@@ -22,6 +22,10 @@ struct OrchestratorHooks {
   // >= 0: counting runs go beside the timed ones, one at a time on this CPU (never the
   // measured one) at the idle scheduling class, instead of first (src/run/beside_cpus.h).
   int counting_cpu = -1;
+  // Where counting runs go first (counting_cpu < 0): the CPUs they run on side by side, one
+  // run a CPU at a time (nothing is timed while they run); empty or one: one at a time, as
+  // the timed workers are placed.
+  std::vector<int> counting_first_cpus;
   // The CPU timed workers pin to (-1: not pinned) and, when not empty, the CPUs beside it
   // (src/run/beside_cpus.h) on which each paced pair's workers start up while the pair
   // before them is measured, to move to measured_cpu at their first word (docs/protocol.md,
