@@ -20,10 +20,12 @@
 // may be told the count when its warm-up starts) the samples run that count, stretched by
 // the same factors on both sides (one stretch seed per pair).
 // Long iterations: where one iteration alone outlasts the batch (64 buffers of 512 KiB built
-// by appends: about 100 ms against 25), warm-up repeats stop once the warm-up has taken
-// kWarmupBudget batches' time (the verification before it built the cell's buffers once), and a process without a partner takes as many samples as
+// by appends: about 100 ms against 25), no warm-up repeat begins once the warm-up has taken
+// kWarmupBudget batches' time, and a process without a partner takes as many samples as
 // fill samples x min_batch_ns, at least kMinSamples: such a cell took 9 warm-up and 11 timed
-// iterations of 100 ms a process, 8 times its share of the run.
+// iterations of 100 ms a process, 8 times its share of the run. Without a partner, where
+// the verification just before (one iteration, untimed: verified_ns) took that budget, it
+// was the warm-up, and the first sample's time plans the samples.
 #pragma once
 
 #include <algorithm>

@@ -108,9 +108,9 @@ class JobQueue {
       std::lock_guard lock(mutex_);
       hooks_.on_update(results_);
     }
+    run_first_counts_side_by_side();
     // Should the timed rounds end in an exception, the lane's destructor asks it to stop
     // after the counting run it is in, and joins it.
-    run_first_counts_side_by_side();
     BackgroundLane lane;
     if (!counting_lane_.empty()) lane.start([this](const std::stop_token& stop) { run_counting_lane(stop); });
     std::unique_ptr<PairInFlight> ahead;  // outside the try: its catch must still see it
