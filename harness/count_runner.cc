@@ -11,6 +11,7 @@
 #include "harness/counting_allocator.h"
 #include "harness/cross_thread.h"
 #include "harness/working_set.h"
+#include "harness/peak_rss.h"
 #include "harness/pinning.h"
 #include "harness/native_allocator.h"
 #include "harness/workloads.h"
@@ -89,7 +90,7 @@ CellCounts count_with(const CellSpec& cell, const Context& context, bool touch, 
   c.frees = totals.frees;
   c.requested_bytes = totals.requested_bytes;
   c.live_tracking_overflow = totals.live_tracking_overflow;
-  c.peak_rss_bytes = static_cast<std::uint64_t>(after.ru_maxrss) * 1024;
+  c.peak_rss_bytes = own_peak_rss_bytes();
   c.minor_faults = static_cast<std::uint64_t>(after.ru_minflt - before.ru_minflt);
   for (std::uint64_t* v : {&c.final_request_bytes_min, &c.usable_bytes_min, &c.block_usable_bytes_min,
                            &c.fragmentation_bytes_min, &c.final_request_bytes_max})
@@ -122,7 +123,7 @@ CellCounts count_totals(const CellSpec& cell, std::uint64_t operations, Body&& b
   c.requests_max = (totals.requests + operations - 1) / operations;
   c.peak_live_bytes = totals.peak_live_bytes;
   c.live_tracking_overflow = totals.live_tracking_overflow;
-  c.peak_rss_bytes = static_cast<std::uint64_t>(after.ru_maxrss) * 1024;
+  c.peak_rss_bytes = own_peak_rss_bytes();
   c.minor_faults = static_cast<std::uint64_t>(after.ru_minflt - before.ru_minflt);
   const backend::ResidentFigure resident = backend::allocator_resident();
   c.allocator_resident_available = resident.available;

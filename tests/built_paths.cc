@@ -25,6 +25,7 @@ const char* const kSlowSubject = SLOW_SUBJECT;
 const char* const kFaultSubject = FAULT_SUBJECT;
 const char* const kWrongAbiPlugin = WRONG_ABI_PLUGIN;
 const char* const kWorkerSystem = WORKER_SYSTEM;
+const char* const kCounterSystem = COUNTER_SYSTEM;
 const char* const kWorkerMimalloc = WORKER_MIMALLOC;
 #ifdef ABENCH_SANITIZED
 const bool kSanitized = true;

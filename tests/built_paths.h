@@ -23,6 +23,7 @@ extern const char* const kSlowSubject;
 extern const char* const kFaultSubject;
 extern const char* const kWrongAbiPlugin;
 extern const char* const kWorkerSystem;
+extern const char* const kCounterSystem;
 extern const char* const kWorkerMimalloc;
 // The orchestrator is built under ASan + UBSan (scripts/test --sanitize).
 extern const bool kSanitized;
