@@ -1,10 +1,13 @@
 // The sampler: how many iterations make a batch, when a cell is warm, and the timed batches.
 //
-// Warm-up: double the iteration count until one batch lasts min_batch_ns / kProbeDivisor
-// (long enough to time: the clock reads in tens of ns), then repeat batches at that count
-// until two in a row agree per iteration within kWarmTolerance: the caches, the allocator's
-// state and the pages the cell touches have settled (or kMaxWarmBatches say it never
-// will). Warm-up batches are never samples.
+// Warm-up: find the count for a probe batch of min_batch_ns / kProbeDivisor (long enough
+// to time: the clock reads in tens of ns), then repeat batches at that count until two in
+// a row agree per iteration within kWarmTolerance: the caches, the allocator's state and
+// the pages the cell touches have settled (or kMaxWarmBatches say it never will). The count
+// doubles while a batch is too short to predict from (under a kTimeableDivisor-th of the
+// probe), then jumps to the count predicted to last kProbeMargin probes: doubling all the
+// way had spent about twice the probe before reaching it, half of a default run's warm-up.
+// Warm-up batches are never samples.
 // Timed: from the last warm batch's time per iteration, the count for a batch of
 // min_batch_ns is predicted (as Google Benchmark predicts its next count); sample k runs
 // that count stretched by a factor 1 + stretch_max x (u_k - 1/2), u_k in [0, 1) drawn from
@@ -37,6 +40,8 @@
 namespace abench {
 
 inline constexpr std::uint64_t kProbeDivisor = 16;
+inline constexpr std::uint64_t kTimeableDivisor = 16;  // a batch of probe / this predicts the probe's count
+inline constexpr double kProbeMargin = 1.2;             // the predicted probe's length, in probes
 inline constexpr double kWarmTolerance = 0.03;
 inline constexpr int kMaxWarmBatches = 8;  // at the probe's count, after the doubling
 inline constexpr double kDefaultStretch = 0.08;
@@ -97,6 +102,14 @@ inline int planned_samples(const SamplerConfig& config, double batch_ns) {
   return std::min(config.samples, std::max(kMinSamples, fit));
 }
 
+// The warm-up's next count while a batch of `iterations` lasted `ns`, short of the probe.
+inline std::uint64_t next_probe_count(std::uint64_t iterations, std::uint64_t ns, std::uint64_t probe_ns) {
+  if (ns < probe_ns / kTimeableDivisor) return iterations * 2;
+  const double predicted = std::ceil(static_cast<double>(iterations) * kProbeMargin * static_cast<double>(probe_ns) /
+                                     static_cast<double>(std::max<std::uint64_t>(ns, 1)));
+  return std::max(iterations + 1, static_cast<std::uint64_t>(predicted));
+}
+
 // time_batch(iterations) runs `iterations` iterations and returns the elapsed ns.
 template <class TimeBatch>
 SampleRun sample(const SamplerConfig& config, TimeBatch&& time_batch) {
@@ -119,7 +132,9 @@ SampleRun sample(const SamplerConfig& config, TimeBatch&& time_batch) {
   std::uint64_t warmup_ns = ns;
   if (!verified_warm) ++run.warmup_batches;
   while (ns < probe_ns && iterations < config.max_iterations && (!fixed || iterations < fixed)) {
-    iterations *= 2;
+    iterations = next_probe_count(iterations, ns, probe_ns);
+    if (fixed) iterations = std::min(iterations, fixed);
+    iterations = std::min(iterations, config.max_iterations);
     ns = time_batch(iterations);
     warmup_ns += ns;
     ++run.warmup_batches;

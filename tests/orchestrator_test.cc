@@ -24,6 +24,16 @@ RunResults make_results(std::vector<std::string> backends, int processes) {
   return r;
 }
 
+// Results whose plan has a counting run for every cell.
+RunResults counted_results(std::vector<std::string> backends, int processes) {
+  RunResults r = make_results(std::move(backends), processes);
+  r.protocol.counts = true;
+  Matrix m = r.matrix;
+  m.protocol.counts = true;
+  r.plan = make_plan(m, 1);
+  return r;
+}
+
 OrchestratorHooks hooks_counting(int& updates) {
   OrchestratorHooks hooks;
   hooks.worker_path = [](const Variant& v, WorkerMode) { return v.backend; };
@@ -201,9 +211,7 @@ TEST(Orchestrator, RequestCarriesTheProtocolAndTheJobSeed) {
 }
 
 TEST(Orchestrator, CountsComeFromCountingWorkersAndAreCheckedAgainstTheGrowthRule) {
-  RunResults results = make_results({"system"}, 1);
-  results.protocol.counts = true;
-  results.plan = make_plan([&] { Matrix m = results.matrix; m.protocol.counts = true; return m; }(), 1);
+  RunResults results = counted_results({"system"}, 1);
   FakeLauncher launcher;
   std::vector<WorkerMode> modes;
   OrchestratorHooks hooks;
@@ -234,10 +242,8 @@ TEST(Orchestrator, CountsComeFromCountingWorkersAndAreCheckedAgainstTheGrowthRul
 // With a counting CPU, counting runs go in a lane of their own beside the timed workers,
 // pinned to that CPU; every cell still gets its counts and its timing.
 TEST(Orchestrator, CountingRunsGoBesideTheTimedOnesOnTheirOwnCpu) {
-  RunResults results = make_results({"system", "mimalloc"}, 2);
-  results.protocol.counts = true;
+  RunResults results = counted_results({"system", "mimalloc"}, 2);
   results.protocol.cpu = 1;
-  results.plan = make_plan([&] { Matrix m = results.matrix; m.protocol.counts = true; return m; }(), 1);
   FakeLauncher launcher;
   OrchestratorHooks hooks;
   hooks.worker_path = [](const Variant& v, WorkerMode) { return v.backend; };
@@ -269,10 +275,8 @@ TEST(Orchestrator, CountingRunsGoBesideTheTimedOnesOnTheirOwnCpu) {
 // Counting runs that go first run side by side, one a CPU, and all of them end before the
 // first timed worker starts: nothing is timed while they run.
 TEST(Orchestrator, CountingRunsFirstGoSideBySideOneACpuBeforeAnyTimedWorker) {
-  RunResults results = make_results({"system", "mimalloc"}, 2);
-  results.protocol.counts = true;
+  RunResults results = counted_results({"system", "mimalloc"}, 2);
   results.protocol.cpu = 1;
-  results.plan = make_plan([&] { Matrix m = results.matrix; m.protocol.counts = true; return m; }(), 1);
   FakeLauncher launcher;
   launcher.count_run_takes = std::chrono::milliseconds(40);  // long enough for the lanes to overlap
   OrchestratorHooks hooks;
@@ -311,9 +315,7 @@ TEST(Orchestrator, CountingRunsFirstGoSideBySideOneACpuBeforeAnyTimedWorker) {
 }
 
 TEST(Orchestrator, ACountingWorkerThatFailsTakesOnlyTheCountsNeverTheTiming) {
-  RunResults results = make_results({"system"}, 1);
-  results.protocol.counts = true;
-  results.plan = make_plan([&] { Matrix m = results.matrix; m.protocol.counts = true; return m; }(), 1);
+  RunResults results = counted_results({"system"}, 1);
   FakeLauncher launcher;
   launcher.counting_fatal = "the counting interposer saw 0 requests and 1 frees for one strdup";
   OrchestratorHooks hooks;

@@ -56,6 +56,36 @@ TEST(Sampler, TimedBatchesLandWithinTheStretchOfTheTargetAndAverageIt) {
   }
 }
 
+// The warm-up doubles only while a batch is too short to predict from, then runs the count
+// predicted for 1.2 probes: doubling all the way spent about two probes before the first
+// batch that reached one, and that batch ran 1 to 2 probes, so three probes or more.
+TEST(Sampler, TheWarmUpDoublesUntilABatchCanBeTimedThenPredictsTheProbe) {
+  for (std::uint64_t cost : {1ull, 7ull, 13ull, 333ull, 40'000ull}) {
+    FakeBatch batch{cost, {}};
+    SamplerConfig config;
+    config.min_batch_ns = 25'000'000;
+    config.samples = 1;
+    const SampleRun run = sample(config, batch);
+    ASSERT_TRUE(run.warm) << cost;
+    const double probe = static_cast<double>(config.min_batch_ns / kProbeDivisor);
+    double doubling = 0, warmup = 0;
+    int at_probe = 0;
+    for (int b = 0; b < run.warmup_batches; ++b) {
+      const auto ns = static_cast<double>(batch.asked[static_cast<std::size_t>(b)] * cost);
+      warmup += ns;
+      if (ns >= probe) {
+        ++at_probe;
+        EXPECT_LE(ns, kProbeMargin * probe + static_cast<double>(cost)) << cost;
+      } else {
+        doubling += ns;
+      }
+    }
+    EXPECT_EQ(at_probe, 2) << cost;  // the predicted probe and one repeat that agrees
+    EXPECT_LT(doubling, probe / 4) << cost;
+    EXPECT_LT(warmup, 2.7 * probe) << cost;
+  }
+}
+
 TEST(Sampler, BatchesAreStretchedByDifferentFactorsTheSameForTheSameSeed) {
   SamplerConfig config;
   config.min_batch_ns = 1'000'000;
@@ -239,10 +269,10 @@ TEST(Sampler, APacedSamplerWaitsBeforeWarmupAndEverySampleAndSaysWhenEachIsDone)
     g_paced_log.push_back("B" + std::to_string(iterations));
     return iterations * 1000;
   });
-  // Doubling to 4 us (1/16 of 64 us), one repeat that agrees, then 64 iterations.
+  // One iteration (1 us) is past a sixteenth of the 4 us probe (1/16 of 64 us): the count
+  // predicted for 1.2 probes (5), one repeat that agrees, then 64 iterations.
   EXPECT_EQ(run.iterations, 64u);
-  EXPECT_EQ(g_paced_log,
-            (std::vector<std::string>{"W", "B1", "B2", "B4", "B4", "S", "B64", "D", "S", "B64", "D"}));
+  EXPECT_EQ(g_paced_log, (std::vector<std::string>{"W", "B1", "B5", "B5", "S", "B64", "D", "S", "B64", "D"}));
 }
 
 TEST(Sampler, APacedSamplerSamplesAtTheCountItIsTold) {
@@ -262,7 +292,7 @@ TEST(Sampler, APacedSamplerSamplesAtTheCountItIsTold) {
     return iterations;
   });
   EXPECT_EQ(run.iterations, 96u);
-  EXPECT_EQ(g_paced_log, (std::vector<std::string>{"W", "B1", "B2", "B4", "B4", "B96"}));
+  EXPECT_EQ(g_paced_log, (std::vector<std::string>{"W", "B1", "B5", "B5", "B96"}));
 }
 
 }  // namespace

@@ -21,12 +21,15 @@ nlohmann::json optional_number(const std::optional<double>& v) {
 }  // namespace
 
 nlohmann::json batch_rules_json() {
-  return {{"warm_up", fmt::format("double the count until a batch lasts min_batch_ms/{}, then repeat it until two "
+  return {{"warm_up", fmt::format("double the count until a batch lasts min_batch_ms/{}, then run the count "
+                                  "predicted to last {:g} x min_batch_ms/{} (again while one falls short of "
+                                  "min_batch_ms/{}), then repeat it until two "
                                   "batches in a row agree within {:g}% (at most {} repeats, and none begun once the "
                                   "warm-up took {} x min_batch_ms; processes[].warm says which); without a "
                                   "partner (run), none where verifying the cell (its buffers built once, "
                                   "untimed) took that long: its first sample, of one iteration, gives the rate",
-                                  kProbeDivisor, kWarmTolerance * 100, kMaxWarmBatches, kWarmupBudget)},
+                                  kProbeDivisor * kTimeableDivisor, kProbeMargin, kProbeDivisor, kProbeDivisor,
+                                  kWarmTolerance * 100, kMaxWarmBatches, kWarmupBudget)},
           {"long_batches", fmt::format("without a partner (run), where a batch is predicted to last {:g} x "
                                        "min_batch_ms or more (one iteration outlasts it), a process takes the "
                                        "samples that fill samples x min_batch_ms, at least {} "
