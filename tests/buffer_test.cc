@@ -190,9 +190,15 @@ TEST(BuiltBufferCheck, NamesTheFirstWrongByteOfAnAppendedOrZeroedBuffer) {
   const CellSpec zeroed{4, Workload::zeroed, Policy::exact, n, {1, 1}, 1};
   BuiltBytes zeros{std::vector<std::byte>(n), n};
   EXPECT_EQ(check_built<Workload::zeroed>(zeroed, input, zeros, 0, 1), "");
-  zeros.bytes[51] = std::byte{1};
-  EXPECT_EQ(check_built<Workload::zeroed>(zeroed, input, zeros, 0, 1),
-            "buffer 0 of zeroed size=100 align=1 exact: contents differ at byte 51");
+  for (std::size_t at : {std::size_t{0}, std::size_t{51}, n - 1}) {
+    BuiltBytes wrong = zeros;
+    wrong.bytes[at] = std::byte{1};
+    EXPECT_EQ(check_built<Workload::zeroed>(zeroed, input, wrong, 0, 1),
+              "buffer 0 of zeroed size=100 align=1 exact: contents differ at byte " + std::to_string(at));
+  }
+  BuiltBytes sevens{std::vector<std::byte>(n, std::byte{7}), n};  // every byte alike, none zero
+  EXPECT_EQ(check_built<Workload::zeroed>(zeroed, input, sevens, 0, 1),
+            "buffer 0 of zeroed size=100 align=1 exact: contents differ at byte 0");
   BuiltBytes short_one{std::vector<std::byte>(n - 1), n};
   EXPECT_EQ(check_built<Workload::zeroed>(zeroed, input, short_one, 0, 1),
             "buffer 0 of zeroed size=100 align=1 exact: length 99, expected 100");

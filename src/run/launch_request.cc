@@ -33,10 +33,7 @@ LaunchRequest make_launch_request(const RunResults& results, const Job& job, con
     request.environment.emplace_back("ABENCH_EXPECT_MALLOC_FROM", variant.preload);
   }
   WorkerRequest worker_request = make_worker_request(results, job);
-  if (job.mode == WorkerMode::count && worker_request.pin) {
-    if (count_cpu >= 0) worker_request.cpu = count_cpu;
-    else if (hooks.counting_cpu >= 0) worker_request.cpu = hooks.counting_cpu;
-  }
+  if (job.mode == WorkerMode::count && worker_request.pin && count_cpu >= 0) worker_request.cpu = count_cpu;
   worker_request.paced = pace_fd >= 0;
   if (worker_request.paced && worker_request.pin && starts_ahead(hooks)) {
     worker_request.pin_when_told = true;

@@ -15,7 +15,8 @@ WorkerRequest make_worker_request(const RunResults& results, const Job& job);
 
 // The worker process for a job: its variant's executable, environment and preload; with a
 // pace descriptor, one of a paced pair (src/run/batch_pacer.h). A counting run goes to
-// count_cpu where it is >= 0 (one of hooks.counting_first_cpus), else to hooks.counting_cpu.
+// count_cpu where it is >= 0 (its lane's: hooks.counting_cpu or one of
+// hooks.counting_first_cpus), else where a timed worker would.
 LaunchRequest make_launch_request(const RunResults& results, const Job& job, const OrchestratorHooks& hooks,
                                   int pace_fd = -1, int count_cpu = -1);
 

@@ -153,7 +153,7 @@ class JobQueue {
     while (!counting_lane_.empty() && interrupt_signal() == 0 && !stop.stop_requested()) {
       const Job job = counting_lane_.front();
       counting_lane_.pop_front();
-      run_alone(job, counting_lane_);
+      run_alone(job, counting_lane_, hooks_.counting_cpu);
     }
   }
 
