@@ -81,6 +81,29 @@ TEST(Interposer, CountsTheLibcHelpersThatAllocate) {
   for (void* block : {static_cast<void*>(dup), static_cast<void*>(path), array, paged, rounded}) std::free(block);
 }
 
+// Each counting window starts with nothing live: a block of an earlier window, still
+// live or freed now, is not this window's (the table is never cleared, only its window moves).
+TEST(Interposer, ABlockOfAnEarlierWindowIsNotLiveInTheNext) {
+  // Through a volatile pointer: GCC deletes a malloc whose block is freed unused.
+  void* (*volatile allocate)(std::size_t) = std::malloc;
+  start_counting();
+  void* earlier = allocate(1000);
+  std::free(allocate(500));
+  stop_counting();
+  EXPECT_EQ(counters().live_bytes, 1000u);
+  start_counting();
+  EXPECT_EQ(counters().live_bytes, 0u);
+  void* now = allocate(200);
+  EXPECT_EQ(counters().live_bytes, 200u);
+  std::free(earlier);  // allocated in the window before: not subtracted from this one's
+  EXPECT_EQ(counters().live_bytes, 200u);
+  std::free(now);
+  stop_counting();
+  EXPECT_EQ(counters().live_bytes, 0u);
+  EXPECT_EQ(counters().peak_live_bytes, 200u);
+  EXPECT_EQ(counters().frees, 2u);
+}
+
 TEST(Interposer, CountsNothingOutsideACountingWindow) {
   start_counting();
   stop_counting();
