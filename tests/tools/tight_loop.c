@@ -3,8 +3,10 @@
  * rounds of N pairs, as allocator bug reports quote it. The asm keeps the block alive
  * past the compiler's view, as abench's own barrier does. With PER > 1, each iteration of
  * the outer loop makes PER pairs in an inner loop, as a hand-written benchmark of L pairs
- * an iteration would (abench's pair cell at live L); PER 1 is the plain loop.
- *   abench-tight-loop [SIZE [N [ROUNDS [CALLS [PER]]]]]    CALLS: malloc (default) | sdallocx | mallocx
+ * an iteration would (abench's pair cell at live L); PER 1 is the plain loop. With UNROLL
+ * "x8" the innermost loop is unrolled by 8, so 8 pairs share a branch, as in abench's own
+ * loop at every live count (harness/workloads.h): the same structure without the harness.
+ *   abench-tight-loop [SIZE [N [ROUNDS [CALLS [PER [UNROLL]]]]]]    CALLS: malloc (default) | sdallocx | mallocx
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -40,6 +42,7 @@ int main(int argc, char** argv) {
   const char* calls = argc > 4 ? argv[4] : "malloc";
   long per = argc > 5 ? strtol(argv[5], NULL, 10) : 1;
   if (per < 1) per = 1;
+  const int unrolled = argc > 6 && strcmp(argv[6], "x8") == 0;
   /* jemalloc's extended calls, looked up so one binary serves every allocator */
   mallocx_fn mallocx = (mallocx_fn)dlsym(RTLD_DEFAULT, "mallocx");
   sdallocx_fn sdallocx = (sdallocx_fn)dlsym(RTLD_DEFAULT, "sdallocx");
@@ -51,8 +54,16 @@ int main(int argc, char** argv) {
   double best = 1e300;
   for (int r = 0; r < rounds; ++r) {
     const uint64_t start = now_ns();
-    if (per == 1) {
+    if (per == 1 && unrolled) {
+#pragma GCC unroll 8
       for (long i = 0; i < n; ++i) one_pair(size, use_mallocx, use_sdallocx, mallocx, sdallocx);
+    } else if (per == 1) {
+      for (long i = 0; i < n; ++i) one_pair(size, use_mallocx, use_sdallocx, mallocx, sdallocx);
+    } else if (unrolled) {
+      for (long i = 0; i < n / per; ++i) {
+#pragma GCC unroll 8
+        for (long k = 0; k < per; ++k) one_pair(size, use_mallocx, use_sdallocx, mallocx, sdallocx);
+      }
     } else {
       for (long i = 0; i < n / per; ++i)
         for (long k = 0; k < per; ++k) one_pair(size, use_mallocx, use_sdallocx, mallocx, sdallocx);
@@ -60,7 +71,7 @@ int main(int argc, char** argv) {
     const double ns = (double)(now_ns() - start) / (double)(n / per * per);
     if (ns < best) best = ns;
   }
-  printf("%s(%zu) + %s, %ld an iteration: best of %d x %ld: %.2f ns per pair\n", use_mallocx ? "mallocx" : "malloc",
-         size, use_sdallocx ? "sdallocx" : "free", per, rounds, n / per * per, best);
+  printf("%s(%zu) + %s, %ld an iteration%s: best of %d x %ld: %.2f ns per pair\n", use_mallocx ? "mallocx" : "malloc",
+         size, use_sdallocx ? "sdallocx" : "free", per, unrolled ? ", unrolled by 8" : "", rounds, n / per * per, best);
   return 0;
 }
