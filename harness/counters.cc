@@ -27,8 +27,8 @@ struct Locked {
 constexpr std::size_t kTableSize = 1 << 16;
 // A slot holds a block of the current counting window only where its window is
 // g_window: each start_counting begins a new window, so the table is never cleared.
-// Clearing its 1.5 MiB faulted in every page of it in each counting process (the
-// interposer's self-test had used it first): a third of a small cell's counting run.
+// Clearing it faulted in every page of it in each counting process (the interposer's
+// self-test had used it first): about half the CPU of a trivial cell's counting run.
 struct Slot {
   const void* block;
   std::size_t size;

@@ -6,7 +6,7 @@
 // the pages the cell touches have settled (or kMaxWarmBatches say it never will). The count
 // doubles while a batch is too short to predict from (under a kTimeableDivisor-th of the
 // probe), then jumps to the count predicted to last kProbeMargin probes: doubling all the
-// way had spent about twice the probe before reaching it, half of a default run's warm-up.
+// way had spent about two probes before the first batch that reached one.
 // Warm-up batches are never samples.
 // Timed: from the last warm batch's time per iteration, the count for a batch of
 // min_batch_ns is predicted (as Google Benchmark predicts its next count); sample k runs
