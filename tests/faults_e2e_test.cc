@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <thread>
@@ -113,6 +114,33 @@ INSTANTIATE_TEST_SUITE_P(
                       FaultCase{"nonutf8", 3, "subject says \\xff\\xfe\\xc3 before it crashes"},
                       FaultCase{"chatty", 0, ""}),
     [](const auto& info) { return std::string(info.param.kind); });
+
+// A paced side that has sent every report and then never finishes exiting is killed on its
+// allowance, and its partner, whose last sample waits for that exit, then takes it. At two
+// samples the order is 0 1 1 0: the faulty side (1) ends first. Before, a side past its last
+// sample counted as waiting for a word, its allowance and its partner's restarted for ever,
+// and abench hung (CI's aarch64 run, a gate shard killed by the test after 300 s).
+TEST(FaultsEndToEnd, APacedSideThatHangsOnItsWayOutIsKilledAndItsPartnerFinishes) {
+  testing::TempDir dir;
+  const auto out = dir.path() / "exithang";
+  std::vector<std::string> args = fault_args("exithang:256", out, "batch");
+  *(std::find(args.begin(), args.end(), "--samples") + 1) = "2";
+  const auto start = std::chrono::steady_clock::now();
+  const CliResult r = run_cli(args);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_LT(seconds, 60);
+  const auto json = nlohmann::json::parse(read_file(out / "results.json"));
+  EXPECT_TRUE(json["complete"].get<bool>());
+  for (const auto& cell : json["cells"]) {  // every report arrived before the hang
+    EXPECT_EQ(cell["status"], "ok") << cell.dump();
+    EXPECT_EQ(cell["processes"].size(), 2u) << cell.dump();
+  }
+  int killed = 0;
+  for (const auto& w : json["workers"])
+    if (w.dump().find("hung: no report within") != std::string::npos) ++killed;
+  EXPECT_EQ(killed, 2) << "one faulty process a round";
+}
 
 TEST(FaultsEndToEnd, WhatAPluginPrintsIsKeptAsItsOutputAndCannotForgeTheProtocol) {
   testing::TempDir dir;

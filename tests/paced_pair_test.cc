@@ -9,6 +9,7 @@
 #include <condition_variable>
 #include <map>
 #include <mutex>
+#include <thread>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -209,6 +210,31 @@ TEST(BatchPacer, AHeldPairIsToldNothingUntilLetGoAndASideGoneMeanwhileLeavesTheO
     pacer.let_go(0);
     EXPECT_EQ(read_word(pacer.worker_end(1)), "");  // end of channel: it runs alone
   }
+}
+
+// A side past its last sample waits for nothing: its allowance runs from its last word, so
+// one that hangs on its way out is killed. Were it called waiting, its clock and its
+// partner's (which waits for it to end) would both restart for ever: abench itself hung.
+TEST(BatchPacer, ASidePastItsLastSampleIsNotWaitingSoItsAllowanceRuns) {
+  BatchPacer pacer(1);  // order 0 1: side 0 takes its last sample first
+  pacer.let_go(0);
+  pacer.on_line(0, R"({"type":"hello"})");
+  pacer.on_line(1, R"({"type":"hello"})");
+  pacer.on_line(0, R"({"type":"warm","iterations":100})");
+  pacer.on_line(1, R"({"type":"warm","iterations":100})");
+  ASSERT_EQ(read_word(pacer.worker_end(0)), "warmup 0");
+  ASSERT_EQ(read_word(pacer.worker_end(0)), "sample");
+  pacer.on_line(0, R"({"type":"sampled"})");
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  const auto now = std::chrono::steady_clock::now();
+  const auto ms_before_now = [&](int side) {
+    return std::chrono::duration<double, std::milli>(now - pacer.clock_start(side)).count();
+  };
+  EXPECT_GE(ms_before_now(0), 50) << "side 0's allowance restarts while it ends";
+  EXPECT_LE(ms_before_now(1), 0) << "side 1 waits for side 0 to end: its allowance waits too";
+  pacer.on_gone(0);
+  EXPECT_EQ(read_word(pacer.worker_end(1)), "warmup 100");
+  EXPECT_EQ(read_word(pacer.worker_end(1)), "");  // its last sample, alone
 }
 
 TEST(PacedPairs, ASideThatDiesLetsTheOtherFinishAloneAndFailsOnlyItsOwnCell) {

@@ -83,7 +83,9 @@ void BatchPacer::on_line(int side, std::string_view line) {
     return;  // the orchestrator reports it; the worker is stopped and on_gone follows
   }
   const std::size_t s = static_cast<std::size_t>(side);
-  // After each of these a paced worker waits for its word (unless it runs free).
+  // After each of these a paced worker waits for its word (unless it runs free), but after
+  // its last sample it only ends: were it called waiting, its allowance would never run out
+  // while its partner waits for it to end, and a side that hung on its way out hung abench.
   if ((type == "hello" || type == "warm" || type == "sampled") && write_end_[s] >= 0) waiting_[s] = true;
   if (type == "hello") {
     said_hello_[s] = true;
@@ -101,6 +103,7 @@ void BatchPacer::on_line(int side, std::string_view line) {
     // A side past its last sample exits now, and the kernel tears its address space down on
     // the measured CPU: the other side's last sample waits until it is gone (on_gone lets it
     // go), or it would pay for that teardown (+2% on the median such sample).
+    if (!has_samples_left(side)) waiting_[s] = false;
     if (next_sample_ < order_.size() && has_samples_left(side)) tell(order_[next_sample_], "sample");
   }
 }

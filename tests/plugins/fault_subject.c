@@ -3,6 +3,8 @@
  * as a buggy allocator or library under test would. ABENCH_TEST_FAULT=KIND:SIZE, KIND one of
  *   segv, abort      the process dies (a crash in the subject)
  *   hang             it stops answering (a deadlock)
+ *   exithang         it serves the size, but the process never finishes exiting (a
+ *                    teardown that deadlocks, after every report is out)
  *   null             allocate returns NULL
  *   misaligned       allocate returns a block one byte off
  *   chatty           it prints to stdout: text without a newline and a forged protocol line
@@ -33,6 +35,13 @@ __attribute__((constructor)) static void read_fault(void) {
 
 static int is(const char* kind) { return strcmp(g_kind, kind) == 0; }
 
+static int g_served_faulty_size;
+
+__attribute__((destructor)) static void hang_on_the_way_out(void) {
+  if (g_served_faulty_size && is("exithang"))
+    for (;;) pause();
+}
+
 static void* plain_allocate(size_t size, size_t align) {
   void* block = NULL;
   if (align < sizeof(void*)) align = sizeof(void*);
@@ -42,6 +51,7 @@ static void* plain_allocate(size_t size, size_t align) {
 static void* subject_allocate(void* context, size_t size, size_t align) {
   (void)context;
   if (size == g_size) {
+    g_served_faulty_size = 1;
     if (is("segv")) raise(SIGSEGV);
     if (is("abort")) abort();
     if (is("hang"))
