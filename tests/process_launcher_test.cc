@@ -84,6 +84,18 @@ TEST(ProcessLauncher, KillsAWorkerSilentPastItsAllowanceWithItsChildren) {
   EXPECT_FALSE(std::filesystem::exists(marker));
 }
 
+// A worker outside the process group named by its pid (here it leaves it; under qemu-user
+// a child stuck between fork and exec never gets there) is killed itself: killing only the
+// group left the launcher waiting for it (abench hung for as long as the child lived).
+TEST(ProcessLauncher, KillsAWorkerThatIsNotInItsOwnProcessGroup) {
+  const auto start = std::chrono::steady_clock::now();
+  const LaunchOutcome o = run_sh("exec perl -e 'setpgrp(0, getpgrp(getppid())) or die $!; sleep 60'", nullptr, "", 0.5);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_TRUE(o.timed_out);
+  EXPECT_EQ(o.signal, 9);
+  EXPECT_LT(seconds, 10);
+}
+
 TEST(ProcessLauncher, EachProtocolLineSetsTheAllowanceForTheNext) {
   ProcessLauncher launcher;
   int lines = 0;

@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <mutex>
 
 #include <fmt/format.h>
 
@@ -75,6 +76,15 @@ struct Pipe {
   }
 };
 
+// The worker and everything it started (its process group). The worker itself too: a
+// child that never got as far as its own group (one stuck between fork and exec, as under
+// qemu-user, where two threads spawning at once deadlocked a child) is not in it, and the
+// waitpid after a kill of the group alone waited for it for ever.
+void kill_worker(pid_t pid) {
+  kill(-pid, SIGKILL);
+  kill(pid, SIGKILL);
+}
+
 // A started worker is stopped and reaped if run() is left by an exception (a line handler
 // that could not write the results): it must not run on unwatched.
 struct ChildGuard {
@@ -82,7 +92,7 @@ struct ChildGuard {
   bool reaped = false;
   ~ChildGuard() {
     if (pid <= 0 || reaped) return;
-    kill(-pid, SIGKILL);
+    kill_worker(pid);
     while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
     }
   }
@@ -227,6 +237,11 @@ LaunchOutcome ProcessLauncher::run(const LaunchRequest& request, const ProtocolL
   // turns vfork into fork) the child exits 127 with the reason lost. Ask first.
   if (access(request.executable.c_str(), X_OK) != 0) spawn_error = errno;
   if (spawn_error == 0) {
+    // One spawn at a time (a paced pair's two sides start at once): under qemu-user, where a
+    // spawn is a fork of the whole emulator, a child of two concurrent spawns now and then
+    // deadlocked before its exec (about one in a thousand, in a gate's rounds).
+    static std::mutex one_spawn_at_a_time;
+    const std::lock_guard spawning(one_spawn_at_a_time);
     const MaskForChild mask(request.start_cpus);
     spawn_error = posix_spawn(&pid, request.executable.c_str(), &actions, &attributes, argv.data(), envp.data());
   }
@@ -262,7 +277,7 @@ LaunchOutcome ProcessLauncher::run(const LaunchRequest& request, const ProtocolL
   auto deadline = deadline_after(allowance_s);
   if (request.stdin_text.empty()) close_fd(in.write);
   ChildGuard child{pid};
-  auto stop = [&] { kill(-pid, SIGKILL); };
+  auto stop = [&] { kill_worker(pid); };
 
   // Until the worker has closed its protocol channel and exited (or closed stdout and
   // stderr too); a plugin's child that keeps stdout open cannot hold abench past that.
