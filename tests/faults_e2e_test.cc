@@ -119,7 +119,7 @@ INSTANTIATE_TEST_SUITE_P(
 // allowance, and its partner, whose last sample waits for that exit, then takes it. At two
 // samples the order is 0 1 1 0: the faulty side (1) ends first. Before, a side past its last
 // sample counted as waiting for a word, its allowance and its partner's restarted for ever,
-// and abench hung (CI's aarch64 run, a gate shard killed by the test after 300 s).
+// and abench hung.
 TEST(FaultsEndToEnd, APacedSideThatHangsOnItsWayOutIsKilledAndItsPartnerFinishes) {
   testing::TempDir dir;
   const auto out = dir.path() / "exithang";
