@@ -142,6 +142,27 @@ TEST(FaultsEndToEnd, APacedSideThatHangsOnItsWayOutIsKilledAndItsPartnerFinishes
   EXPECT_EQ(killed, 2) << "one faulty process a round";
 }
 
+// A worker whose start hangs (here the first to load the plugin; under qemu-user a spawn that
+// deadlocks before its exec) is killed on its allowance and its cell runs in a fresh worker:
+// one hung start costs no cell. Paced, so its partner runs that round alone.
+TEST(FaultsEndToEnd, AWorkerWhoseStartHangsIsStartedOnceMoreAndNoCellIsLost) {
+  testing::TempDir dir;
+  const auto out = dir.path() / "starthang";
+  std::vector<std::string> args = fault_args("none:0", out, "batch");
+  args.insert(args.end(), {"--worker-timeout", "3"});
+  const CliResult r = run_cli(args, {{"ABENCH_TEST_HANG_ONCE", (dir.path() / "first-start").string()}});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  const auto json = nlohmann::json::parse(read_file(out / "results.json"));
+  for (const auto& cell : json["cells"]) {
+    EXPECT_EQ(cell["status"], "ok") << cell.dump();
+    EXPECT_EQ(cell["processes"].size(), 2u) << cell.dump();
+  }
+  int hung = 0;
+  for (const auto& w : json["workers"])
+    if (w.value("outcome", "") == "hung: no report within 3 s, killed") ++hung;
+  EXPECT_EQ(hung, 1);
+}
+
 TEST(FaultsEndToEnd, WhatAPluginPrintsIsKeptAsItsOutputAndCannotForgeTheProtocol) {
   testing::TempDir dir;
   const auto out = dir.path() / "chatty";

@@ -366,6 +366,49 @@ TEST(Orchestrator, AWorkerThatCannotStartFailsItsCells) {
   }
 }
 
+// A worker whose start hangs (no hello within its allowance; under qemu-user a spawn now and
+// then deadlocks before its exec) began no cell: one fresh worker runs them all. A second
+// hang at the start fails them, with what happened, and nothing is started a third time.
+TEST(Orchestrator, AWorkerSilentFromItsStartIsStartedOnceMoreAndFailsItsCellsOnlyIfThatHangsToo) {
+  struct SilentAtFirst : testing::FakeLauncher {
+    int silent_starts = 0;
+    int launches = 0;
+    LaunchOutcome run(const LaunchRequest& request, const ProtocolLineHandler& on_line) override {
+      if (launches++ < silent_starts) {
+        LaunchOutcome hung;
+        hung.timed_out = true;
+        hung.timeout_s = 30;
+        hung.signal = 9;
+        return hung;
+      }
+      return FakeLauncher::run(request, on_line);
+    }
+  };
+  for (const int silent : {1, 2}) {
+    RunResults results = make_results({"system"}, 1);
+    SilentAtFirst launcher;
+    launcher.silent_starts = silent;
+    int updates = 0;
+    run_plan(results, launcher, hooks_counting(updates));
+    EXPECT_EQ(launcher.launches, 2) << silent;
+    ASSERT_EQ(results.workers.size(), 2u);
+    EXPECT_EQ(describe(results.workers[0].outcome), "hung: no report within 30 s, killed");  // kept as evidence
+    EXPECT_TRUE(results.workers[1].job.continuation);
+    EXPECT_EQ(results.workers[1].job.cell_ids.size(), results.cells.size());
+    for (const CellRecord& cell : results.cells) {
+      const CellSummary s = summarize(cell, 1);
+      if (silent == 1) {
+        EXPECT_EQ(s.status, CellStatus::ok) << s.error;
+        EXPECT_EQ(s.processes, 1);
+      } else {
+        EXPECT_EQ(s.status, CellStatus::failed);
+        EXPECT_NE(s.error.find("hung: no report within 30 s, killed before reporting this cell"), std::string::npos)
+            << s.error;
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace abench
 

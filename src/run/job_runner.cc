@@ -89,6 +89,13 @@ std::vector<int> JobRunner::finish(const LaunchOutcome& outcome) {
     hooks_.on_update(results_);
     return not_reached;
   }
+  // A worker silent from its start (no hello before its allowance ran out) began no cell:
+  // its cells go to one fresh worker. Under qemu-user a spawn now and then deadlocks before
+  // its exec (docs/arm.md); a worker whose start hangs again fails its cells then.
+  if (outcome.started && outcome.timed_out && !worker.hello && !worker.job.continuation) {
+    hooks_.on_update(results_);
+    return unreported;
+  }
   // Only a worker that got going and then died or hung mid-cell has a cell to blame.
   const bool one_cell_to_blame = worker.hello && !worker.finished && outcome.started;
   const std::string what = describe(worker.outcome);

@@ -9,10 +9,13 @@
  *   misaligned       allocate returns a block one byte off
  *   chatty           it prints to stdout: text without a newline and a forged protocol line
  *   nonutf8          it writes bytes that are not UTF-8 to stderr, then crashes
- * Every other size is served normally.
+ * Every other size is served normally. ABENCH_TEST_HANG_ONCE=PATH: the second process to load
+ * the plugin (after abench's self-check of the worker; the one that creates PATH.2) hangs
+ * before it can say hello, as a worker whose start deadlocks; every other starts normally.
  */
 #include <abench/plugin.h>
 
+#include <fcntl.h>
 #include <malloc.h>
 #include <signal.h>
 #include <stdint.h>
@@ -23,6 +26,17 @@
 
 static char g_kind[16];
 static size_t g_size = (size_t)-1;
+
+__attribute__((constructor)) static void hang_if_second(void) {
+  const char* marker = getenv("ABENCH_TEST_HANG_ONCE");
+  if (marker == NULL || strlen(marker) > 4000) return;
+  char path[4100];
+  snprintf(path, sizeof path, "%s.1", marker);  /* abench's self-check of the worker */
+  if (open(path, O_CREAT | O_EXCL | O_WRONLY, 0600) >= 0) return;
+  snprintf(path, sizeof path, "%s.2", marker);  /* the first timed worker */
+  if (open(path, O_CREAT | O_EXCL | O_WRONLY, 0600) >= 0)
+    for (;;) pause();
+}
 
 __attribute__((constructor)) static void read_fault(void) {
   const char* fault = getenv("ABENCH_TEST_FAULT");
