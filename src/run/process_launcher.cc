@@ -239,7 +239,7 @@ LaunchOutcome ProcessLauncher::run(const LaunchRequest& request, const ProtocolL
   if (spawn_error == 0) {
     // One spawn at a time (a paced pair's two sides start at once): under qemu-user, where a
     // spawn is a fork of the whole emulator, a child now and then deadlocks before its exec;
-    // one at a time it did in 1 of 80 gate runs of 96 workers, against 1 of 12 (docs/arm.md).
+    // one at a time it did in 4 of 166 gate runs of 96 workers, against 1 of 12 (docs/arm.md).
     static std::mutex one_spawn_at_a_time;
     const std::lock_guard spawning(one_spawn_at_a_time);
     const MaskForChild mask(request.start_cpus);
