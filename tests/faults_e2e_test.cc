@@ -142,7 +142,7 @@ TEST(FaultsEndToEnd, APacedSideThatHangsOnItsWayOutIsKilledAndItsPartnerFinishes
   EXPECT_EQ(killed, 2) << "one faulty process a round";
 }
 
-// A worker whose start hangs (here the first to load the plugin; under qemu-user a spawn that
+// A worker whose start hangs (here the first timed worker to load the plugin; under qemu-user a spawn that
 // deadlocks before its exec) is killed on its allowance and its cell runs in a fresh worker:
 // one hung start costs no cell. Paced, so its partner runs that round alone.
 TEST(FaultsEndToEnd, AWorkerWhoseStartHangsIsStartedOnceMoreAndNoCellIsLost) {
