@@ -1,8 +1,15 @@
 // Test helper: a worker launcher that starts no process and times nothing.
 #pragma once
 
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fstream>
 #include <functional>
+#include <iterator>
 #include <map>
+#include <set>
 #include <algorithm>
 #include <chrono>
 #include <mutex>
@@ -30,6 +37,14 @@ class FakeLauncher : public WorkerLauncher {
   std::chrono::milliseconds count_run_takes{0};  // how long each counting run lasts
   int most_in_flight = 0;                         // the most runs at once, under bookkeeping
   std::mutex bookkeeping;
+  // Timed workers: warm_up_takes before a "warm" line (verification and warm-up), then
+  // sampling_takes in its samples, then the cell's report.
+  std::chrono::milliseconds warm_up_takes{0}, sampling_takes{0};
+  // Counting runs: a real child process that sleeps count_run_takes, handed to the request's
+  // on_spawned (so that abench can stop it) and waited for. Each timed worker looks, early in
+  // its samples, whether every such child is stopped, and counts what it finds.
+  bool counting_children = false;
+  int samples_beside_a_running_count = 0, samples_beside_a_stopped_count = 0;
 
   static CellCounts counts_for(const CellSpec& cell, std::uint64_t requests_per_buffer) {
     CellCounts c;
@@ -53,7 +68,10 @@ class FakeLauncher : public WorkerLauncher {
       requests.push_back(req);
       most_in_flight = std::max(most_in_flight, ++in_flight_);
     }
-    if (req.mode == WorkerMode::count) std::this_thread::sleep_for(count_run_takes);
+    if (req.mode == WorkerMode::count && counting_children)
+      run_counting_child(request);
+    else if (req.mode == WorkerMode::count)
+      std::this_thread::sleep_for(count_run_takes);
     const LaunchOutcome outcome = report(request, req, index, on_line);
     std::lock_guard lock(bookkeeping);
     --in_flight_;
@@ -62,6 +80,51 @@ class FakeLauncher : public WorkerLauncher {
 
  private:
   int in_flight_ = 0;
+  std::set<pid_t> counting_children_;  // alive, under bookkeeping
+
+  void run_counting_child(const LaunchRequest& request) {
+    const timespec nap{0, static_cast<long>(std::chrono::nanoseconds(count_run_takes).count())};
+    const pid_t pid = fork();
+    if (pid == 0) {
+      nanosleep(&nap, nullptr);
+      _exit(0);
+    }
+    {
+      std::lock_guard lock(bookkeeping);
+      counting_children_.insert(pid);
+    }
+    if (request.on_spawned) request.on_spawned(pid);
+    waitpid(pid, nullptr, 0);
+    std::lock_guard lock(bookkeeping);
+    counting_children_.erase(pid);
+  }
+
+  static bool stopped(pid_t pid) {
+    std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto close = text.rfind(')');
+    return close != std::string::npos && close + 2 < text.size() && text[close + 2] == 'T';
+  }
+
+  // Early in a timed worker's samples: each counting child is stopped within 20 ms (a
+  // signal lands when its target is next scheduled), or counted as running beside them.
+  void look_at_counting_children() {
+    std::set<pid_t> children;
+    {
+      std::lock_guard lock(bookkeeping);
+      children = counting_children_;
+    }
+    for (pid_t child : children) {
+      bool seen_stopped = false;
+      for (int i = 0; i < 20 && !seen_stopped; ++i) {
+        seen_stopped = stopped(child);
+        if (!seen_stopped) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      }
+      std::lock_guard lock(bookkeeping);
+      if (!counting_children_.contains(child)) continue;  // it ended meanwhile
+      ++(seen_stopped ? samples_beside_a_stopped_count : samples_beside_a_running_count);
+    }
+  }
 
   LaunchOutcome report(const LaunchRequest& request, const WorkerRequest& req, std::size_t index,
                        const ProtocolLineHandler& on_line) {
@@ -89,6 +152,13 @@ class FakeLauncher : public WorkerLauncher {
         crashed.signal = 11;
         crashed.stderr_tail = "Segmentation fault in fake allocator\n";
         return crashed;
+      }
+      if (sampling_takes.count() > 0) {
+        std::this_thread::sleep_for(warm_up_takes);
+        on_line(nlohmann::json{{"type", "warm"}, {"id", cell.id}, {"batch_ns", 1000000}, {"iterations", 100}, {"samples", 3}}.dump());
+        const auto start = std::chrono::steady_clock::now();
+        look_at_counting_children();
+        std::this_thread::sleep_until(start + sampling_takes);
       }
       CellReport r{cell.id, true, "", 100, cell.live, 3, true, {}, {}, {}, {}};
       for (int s = 0; s < req.sampler.samples; ++s) r.sample_ns_per_op.push_back(ns_of(request.executable, cell.id) * (1 + 0.1 * s));

@@ -264,17 +264,15 @@ TEST(InterruptEndToEnd, SigintKeepsWhatIsFinishedAndResumeEndsLikeAnUninterrupte
   const auto interrupted = nlohmann::json::parse(read_file(out / "results.json"));
   EXPECT_FALSE(interrupted["complete"].get<bool>());
   EXPECT_EQ(interrupted["interrupted_by"], "INT");
-  std::size_t kept = 0, counted = 0;
+  std::size_t kept = 0;
   for (const auto& cell : interrupted["cells"]) {
     EXPECT_NE(cell["status"], "failed") << cell.dump();  // stopped, not failed
     kept += cell["processes"].size();
-    counted += cell["counts"].is_object();
     if (!cell["processes"].empty() && cell["processes"].size() < 3) {
       EXPECT_EQ(cell["status"], "partial");
     }
   }
   EXPECT_GE(kept, 3u);
-  EXPECT_EQ(counted, interrupted["cells"].size());  // the counting runs come first, and were done
   for (const auto& w : interrupted["workers"]) {
     if (w.contains("pid")) {
       EXPECT_TRUE(gone(w["pid"].get<pid_t>())) << w.dump();
@@ -295,6 +293,8 @@ TEST(InterruptEndToEnd, SigintKeepsWhatIsFinishedAndResumeEndsLikeAnUninterrupte
     EXPECT_EQ(cell["status"], "ok") << cell.dump();
     EXPECT_EQ(cell["processes"].size(), 3u);
     EXPECT_EQ(cell["finished_rounds"], (nlohmann::json{1, 2, 3}));
+    // Counted beside the timed rounds, some perhaps only after the resume.
+    EXPECT_TRUE(cell["counts"].is_object()) << cell.dump();
     // Every measurement kept from the first part is still there.
     for (const auto& p : interrupted["cells"][i]["processes"]) {
       EXPECT_NE(std::find(cell["processes"].begin(), cell["processes"].end(), p), cell["processes"].end());

@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "src/run/counting_pause.h"
 #include "src/run/launch_request.h"
 #include "src/run/orchestrator.h"
 #include "src/results/results_writers.h"
@@ -270,6 +271,30 @@ TEST(Orchestrator, CountingRunsGoBesideTheTimedOnesOnTheirOwnCpu) {
     EXPECT_EQ(cell.processes.size(), 2u);
   }
   EXPECT_GT(updates, counting);
+}
+
+// Beside the timed rounds, a counting run is stopped while a timed worker takes its samples
+// and goes on after (real child processes, src/run/counting_pause.h): no timed worker finds
+// one running in its samples, and every cell still gets its counts.
+TEST(Orchestrator, ACountingRunBesideIsStoppedWhileATimedWorkerSamples) {
+  if (!CountingPause::supported()) GTEST_SKIP() << "no pidfds here: counting runs go first";
+  RunResults results = counted_results({"system", "mimalloc"}, 2);
+  results.protocol.cpu = 1;
+  FakeLauncher launcher;
+  launcher.counting_children = true;
+  launcher.count_run_takes = std::chrono::milliseconds(60);
+  launcher.warm_up_takes = std::chrono::milliseconds(20);
+  launcher.sampling_takes = std::chrono::milliseconds(40);
+  OrchestratorHooks hooks;
+  hooks.worker_path = [](const Variant& v, WorkerMode) { return v.backend; };
+  hooks.counting_cpu = 0;
+  run_plan(results, launcher, hooks);
+  EXPECT_EQ(launcher.samples_beside_a_running_count, 0);
+  EXPECT_GT(launcher.samples_beside_a_stopped_count, 0) << "no counting run met a timed worker's samples";
+  for (const CellRecord& cell : results.cells) {
+    ASSERT_TRUE(cell.counts.has_value()) << cell_label(cell.cell.spec);
+    EXPECT_EQ(cell.processes.size(), 2u);
+  }
 }
 
 // Counting runs that go first run side by side, one a CPU, and all of them end before the

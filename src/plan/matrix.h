@@ -31,7 +31,7 @@ struct RunProtocol {
   bool context = false;
   bool touch = false;
   bool counts = true;             // instrumented counting runs beside the timings
-  bool counts_beside = false;     // counting runs beside the timed rounds on another CPU (src/run/beside_cpus.h)
+  bool counts_beside = true;      // counting runs beside the timed rounds on another CPU, stopped while one samples (src/run/counting_pause.h)
   bool start_ahead = true;        // paced pairs start up beside the measured CPU, ahead of their turn
   bool pin = true;
   int cpu = -1;                   // -1: the last CPU the process may use

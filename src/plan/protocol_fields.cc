@@ -46,9 +46,10 @@ const std::vector<ProtocolField>& protocol_fields() {
       flag("pin", "--no-pin", &RunProtocol::pin, false, true, "Do not pin workers to a CPU"),
       flag("counts", "--no-counts", &RunProtocol::counts, false, true,
            "Skip the instrumented counting runs (requests, bytes, RSS)"),
-      flag("counts_beside", "--counts-beside", &RunProtocol::counts_beside, true, false,
-           "Run the counting runs beside the timed rounds on a CPU of abench's own (not an SMT sibling of the "
-           "measured one), not before them (docs/counts.md)"),
+      // Files from before the field existed counted first.
+      flag("counts_beside", "--counts-first", &RunProtocol::counts_beside, false, false,
+           "Run the counting runs before the timed rounds, not beside them on a CPU of abench's own, stopped "
+           "while a timed worker samples (docs/counts.md)"),
       // Files from before start-ahead existed were measured without it.
       flag("start_ahead", "--no-start-ahead", &RunProtocol::start_ahead, false, false,
            "Start a paced pair's workers when the measured CPU is theirs, not beside it while the pair before "

@@ -1,12 +1,12 @@
-// CPUs for work beside the timed batches: counting runs (--counts-beside) and the start-up of
-// paced workers started ahead of their turn (docs/protocol.md, "Started ahead"). Never the
-// measured CPU, nor an SMT sibling of it (the two share a core's pipeline and caches, so work
-// there would slow the timed batches); where no such CPU is allowed, or workers are not
-// pinned, there is none and that work waits its turn on the measured CPU.
+// CPUs for work beside the timed batches: counting runs (src/run/counting_pause.h) and the
+// start-up of paced workers started ahead of their turn (docs/protocol.md, "Started ahead").
+// Never the measured CPU, nor an SMT sibling of it (the two share a core's pipeline and
+// caches, so work there would slow the timed batches); where no such CPU is allowed, or
+// workers are not pinned, there is none and that work waits its turn on the measured CPU.
 //
-// Counting runs beside are not the default: a VM does not say which of its CPUs share a core
-// on the host, and work beside the timed batches made their samples noisier here
-// (src/run/result_saver.h); counting was 0.6-0.8 s of a 135 s default run.
+// A counting run beside is stopped while a timed worker samples (src/run/counting_pause.h):
+// a VM does not say which of its CPUs share a core on the host, and work beside the timed
+// batches made their samples noisier here (src/run/result_saver.h).
 #pragma once
 
 #include <string>

@@ -13,6 +13,7 @@
 #include "src/plan/cost.h"
 #include "src/run/adaptive_rounds.h"
 #include "src/run/beside_cpus.h"
+#include "src/run/counting_pause.h"
 #include "src/run/orchestrator.h"
 #include "src/run/process_launcher.h"
 #include "src/run/progress.h"
@@ -62,7 +63,11 @@ RunResults execute_plan(Plan plan, const Matrix& matrix, const std::filesystem::
   // CPU the workers measure on, where another CPU is allowed. Workers pin themselves.
   const std::vector<int> own_cpus = keep_orchestrator_off_cpu(cpu);
   results.conditions["orchestrator_cpus"] = own_cpus;
-  const int counting_cpu = matrix.protocol.counts && matrix.protocol.counts_beside ? counting_lane_cpu(cpu, own_cpus) : -1;
+  // Beside, a counting run is stopped while a timed worker samples: where that cannot be
+  // done (no pidfds), counting runs go first.
+  const int counting_cpu = matrix.protocol.counts && matrix.protocol.counts_beside && CountingPause::supported()
+                               ? counting_lane_cpu(cpu, own_cpus)
+                               : -1;
   results.conditions["counting_cpu"] = counting_cpu >= 0 ? nlohmann::json(counting_cpu) : nlohmann::json(nullptr);
   // Where paced pairs start up ahead of their turn (none: they start when it comes): pinned
   // workers (a CPU to move to), timed by the clock (a perf worker opens its counters where

@@ -21,9 +21,11 @@ double JobRunner::first_allowance() const { return allowances_.start(); }
 double JobRunner::on_line(std::string_view line) {
   WorkerRecord& worker = this->worker();
   nlohmann::json message;
+  sampling_ = false;
   try {
     message = nlohmann::json::parse(line);
     const std::string type = message.at("type").get<std::string>();
+    sampling_ = !worker.finished && (type == "warm" || type == "sampled");
     if (worker.finished) {
       worker.protocol_error = fmt::format("a '{}' message after 'done'", printable(type));
     } else if (type == "hello") {
@@ -54,6 +56,7 @@ double JobRunner::on_line(std::string_view line) {
       worker.protocol_error = fmt::format("unknown message type '{}'", printable(type));
     }
   } catch (const std::exception& e) {
+    sampling_ = false;
     worker.protocol_error =
         fmt::format("unreadable worker output '{}': {}", printable(line.substr(0, 200)), printable(e.what()));
   }

@@ -28,6 +28,9 @@ class JobRunner {
   // Returns the seconds the worker may take for its next line (0: as it was).
   double on_line(std::string_view line);
 
+  // Between the worker's "warm" line and its cell's report: it takes its samples.
+  bool sampling() const { return sampling_; }
+
   // Cells the worker never reported: the one it was running fails with what happened to
   // it; the ones it had not reached are returned, to run in a fresh worker. Before its
   // hello (it could not start, or refused) every cell fails. An interrupted worker fails
@@ -54,6 +57,7 @@ class JobRunner {
   Allowances allowances_;
   bool paced_;
   double batch_ns_ = 0;  // the last warm-up batch's, from "warm"
+  bool sampling_ = false;
   std::set<int> reported_;
 };
 

@@ -6,6 +6,8 @@
 // protocol's lines. Its stdout and stderr are kept (their tails) as its output.
 #pragma once
 
+#include <sys/types.h>
+
 #include <atomic>
 #include <chrono>
 #include <functional>
@@ -45,6 +47,10 @@ struct LaunchRequest {
   std::vector<int> start_cpus = {};
   // Set by the caller: the worker is stopped (a pair started ahead that will not run).
   const std::atomic<bool>* cancel = nullptr;
+  // Called with the worker's pid as soon as it is spawned, before anything can reap it (a
+  // counting run beside the timed rounds, src/run/counting_pause.h). Should it throw, the
+  // worker is killed and the exception leaves run.
+  std::function<void(pid_t)> on_spawned = {};
 };
 
 // Called for every protocol line as soon as it arrives; returns the seconds the worker

@@ -21,6 +21,7 @@
 #include "src/plan/cost.h"
 #include "src/util/errors.h"
 #include "src/run/batch_pacer.h"
+#include "src/run/counting_pause.h"
 #include "src/run/job_runner.h"
 #include "src/run/launch_request.h"
 #include "src/util/interrupt.h"
@@ -144,16 +145,19 @@ class JobQueue {
   }
 
  private:
-  // Counting runs one at a time on their own CPU while the timed rounds go on. The idle
-  // scheduling class, which the workers started here inherit, keeps them from delaying
-  // abench's own thread, which paces the timed workers.
+  // Counting runs one at a time on their own CPU while the timed rounds go on, stopped
+  // while a timed worker takes its samples and begun only while none does
+  // (src/run/counting_pause.h). The idle scheduling class, which the workers started here
+  // inherit, keeps them from delaying abench's own thread, which paces the timed workers.
   void run_counting_lane(const std::stop_token& stop) {
     sched_param lowest{};
     sched_setscheduler(0, SCHED_IDLE, &lowest);  // this thread's; refused: they run at normal priority
     while (!counting_lane_.empty() && interrupt_signal() == 0 && !stop.stop_requested()) {
+      pause_.wait_until_quiet(stop);
+      if (stop.stop_requested()) break;
       const Job job = counting_lane_.front();
       counting_lane_.pop_front();
-      run_alone(job, counting_lane_, hooks_.counting_cpu);
+      run_alone(job, counting_lane_, hooks_.counting_cpu, &pause_);
     }
   }
 
@@ -216,8 +220,10 @@ class JobQueue {
     }
   }
 
-  // One worker; its lines are handled under the queue's lock, as the other lane's are.
-  void run_alone(const Job& job, std::deque<Job>& queue, int count_cpu = -1) {
+  // One worker; its lines are handled under the queue's lock, as the other lane's are. A
+  // timed worker's samples stop the counting run beside it; a counting run given `paused`
+  // is the one they stop, and its wall_s leaves out the time it was stopped.
+  void run_alone(const Job& job, std::deque<Job>& queue, int count_cpu = -1, CountingPause* paused = nullptr) {
     std::optional<JobRunner> runner;
     std::size_t index = 0;
     LaunchRequest request;
@@ -228,13 +234,33 @@ class JobQueue {
       request = make_launch_request(results_, job, hooks_, -1, count_cpu);
       hooks_.on_progress(done_, total_, results_.plan.variants[job.variant].label() + " starting");
     }
+    if (paused != nullptr) {
+      request.on_spawned = [paused](pid_t pid) { paused->counting_started(pid); };
+      request.clock_start = [paused] { return paused->clock_start(); };
+    }
+    const bool timed = job.mode == WorkerMode::time;
+    // However the worker ends, it samples no more, or as the counting run it is let go: a
+    // counting worker left stopped would hold its lane, and the run, for ever.
+    const auto ended = [&] {
+      if (timed) pause_.set_sampling(index, false);
+      return paused != nullptr ? paused->counting_ended() : 0.0;
+    };
     const auto start = std::chrono::steady_clock::now();
-    const LaunchOutcome outcome = launcher_.run(request, [&](std::string_view line) {
-      std::lock_guard lock(mutex_);
-      return runner->on_line(line);
-    });
+    LaunchOutcome outcome;
+    try {
+      outcome = launcher_.run(request, [&](std::string_view line) {
+        std::lock_guard lock(mutex_);
+        const double next = runner->on_line(line);
+        if (timed) pause_.set_sampling(index, runner->sampling());
+        return next;
+      });
+    } catch (...) {
+      ended();
+      throw;
+    }
+    const double stopped_s = ended();
     std::lock_guard lock(mutex_);
-    finish(*runner, index, outcome, seconds_since(start), queue);
+    finish(*runner, index, outcome, seconds_since(start) - stopped_s, queue);
   }
 
   // Both sides of a paced pair at once, a thread each; their lines are handled one at a
@@ -291,11 +317,13 @@ class JobQueue {
         std::lock_guard lock(mutex_);
         const double next = p.runners[side]->on_line(line);
         p.pacer->on_line(static_cast<int>(side), line);
+        pause_.set_sampling(p.index[side], p.runners[side]->sampling());
         return next;
       });
     } catch (...) {
       p.errors[side] = std::current_exception();
     }
+    pause_.set_sampling(p.index[side], false);
     std::lock_guard lock(mutex_);
     p.wall_s[side] = seconds_since(p.start);
     p.pacer->on_gone(static_cast<int>(side));
@@ -330,6 +358,7 @@ class JobQueue {
   const OrchestratorHooks& hooks_;
   std::deque<Job> queue_, counting_lane_;
   std::mutex mutex_;  // the results, the workers' records and the counts, between the lanes
+  CountingPause pause_;  // a member: the lanes, locals of run, end before it
   std::size_t done_ = 0, total_ = 0;
 };
 

@@ -278,6 +278,7 @@ LaunchOutcome ProcessLauncher::run(const LaunchRequest& request, const ProtocolL
   if (request.stdin_text.empty()) close_fd(in.write);
   ChildGuard child{pid};
   auto stop = [&] { kill_worker(pid); };
+  if (request.on_spawned) request.on_spawned(pid);
 
   // Until the worker has closed its protocol channel and exited (or closed stdout and
   // stderr too); a plugin's child that keeps stdout open cannot hold abench past that.
