@@ -6,7 +6,12 @@
  * an iteration would (abench's pair cell at live L); PER 1 is the plain loop. With UNROLL
  * "x8" the innermost loop is unrolled by 8, so 8 pairs share a branch, as in abench's own
  * loop at every live count (harness/workloads.h): the same structure without the harness.
- *   abench-tight-loop [SIZE [N [ROUNDS [CALLS [PER [UNROLL]]]]]]    CALLS: malloc (default) | sdallocx | mallocx
+ * LAYOUT places the same loop elsewhere: "probed" (one pair made before the rounds, which
+ * moves the code after it) or, for the plain loop, "function" (a function of its own). Where the code lies moved
+ * this loop by 10-20% on glibc here with the same instructions (docs/measurement.md), so the
+ * fastest layout is the reference a hand-written benchmark can reach.
+ *   abench-tight-loop [SIZE [N [ROUNDS [CALLS [PER [UNROLL [LAYOUT]]]]]]]
+ *   CALLS: malloc (default) | sdallocx | mallocx; UNROLL: x8 or anything else; LAYOUT: main (default) | function | probed
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -35,6 +40,11 @@ static inline __attribute__((always_inline)) void one_pair(size_t size, int use_
   if (use_sdallocx) sdallocx(p, s, 0); else free(p);
 }
 
+/* The plain loop in a function of its own. */
+__attribute__((noinline)) static void pairs_in_a_function(long n, size_t size) {
+  for (long i = 0; i < n; ++i) one_pair(size, 0, 0, NULL, NULL);
+}
+
 int main(int argc, char** argv) {
   const size_t size = argc > 1 ? strtoull(argv[1], NULL, 10) : 32;
   const long n = argc > 2 ? strtol(argv[2], NULL, 10) : 20000000;
@@ -43,6 +53,17 @@ int main(int argc, char** argv) {
   long per = argc > 5 ? strtol(argv[5], NULL, 10) : 1;
   if (per < 1) per = 1;
   const int unrolled = argc > 6 && strcmp(argv[6], "x8") == 0;
+  const char* layout = argc > 7 ? argv[7] : "main";
+  const int in_a_function = strcmp(layout, "function") == 0;
+  if (strcmp(layout, "main") != 0 && !in_a_function && strcmp(layout, "probed") != 0) {
+    fprintf(stderr, "layout %s: main, function or probed\n", layout);
+    return 2;
+  }
+  if (in_a_function && (per != 1 || unrolled || strcmp(calls, "malloc") != 0)) {
+    fprintf(stderr, "layout function: the plain loop only (PER 1, not unrolled, CALLS malloc)\n");
+    return 2;
+  }
+  if (strcmp(layout, "probed") == 0) one_pair(size, 0, 0, NULL, NULL);  /* plain malloc and free */
   /* jemalloc's extended calls, looked up so one binary serves every allocator */
   mallocx_fn mallocx = (mallocx_fn)dlsym(RTLD_DEFAULT, "mallocx");
   sdallocx_fn sdallocx = (sdallocx_fn)dlsym(RTLD_DEFAULT, "sdallocx");
@@ -54,7 +75,9 @@ int main(int argc, char** argv) {
   double best = 1e300;
   for (int r = 0; r < rounds; ++r) {
     const uint64_t start = now_ns();
-    if (per == 1 && unrolled) {
+    if (in_a_function) {
+      pairs_in_a_function(n, size);
+    } else if (per == 1 && unrolled) {
 #pragma GCC unroll 8
       for (long i = 0; i < n; ++i) one_pair(size, use_mallocx, use_sdallocx, mallocx, sdallocx);
     } else if (per == 1) {
@@ -71,7 +94,8 @@ int main(int argc, char** argv) {
     const double ns = (double)(now_ns() - start) / (double)(n / per * per);
     if (ns < best) best = ns;
   }
-  printf("%s(%zu) + %s, %ld an iteration%s: best of %d x %ld: %.2f ns per pair\n", use_mallocx ? "mallocx" : "malloc",
-         size, use_sdallocx ? "sdallocx" : "free", per, unrolled ? ", unrolled by 8" : "", rounds, n / per * per, best);
+  printf("%s(%zu) + %s, %ld an iteration%s, layout %s: best of %d x %ld: %.2f ns per pair\n",
+         use_mallocx ? "mallocx" : "malloc", size, use_sdallocx ? "sdallocx" : "free", per,
+         unrolled ? ", unrolled by 8" : "", layout, rounds, n / per * per, best);
   return 0;
 }
