@@ -41,7 +41,7 @@ class FakeLauncher : public WorkerLauncher {
   // sampling_takes in its samples, then the cell's report.
   std::chrono::milliseconds warm_up_takes{0}, sampling_takes{0};
   // Counting runs: a real child process that sleeps count_run_takes, handed to the request's
-  // on_spawned (so that abench can stop it) and waited for. Each timed worker looks, early in
+  // on_spawned (so that abench can stop it), said hello for, and waited for. Each timed worker looks, early in
   // its samples, whether every such child is stopped, and counts what it finds.
   bool counting_children = false;
   int samples_beside_a_running_count = 0, samples_beside_a_stopped_count = 0;
@@ -68,11 +68,12 @@ class FakeLauncher : public WorkerLauncher {
       requests.push_back(req);
       most_in_flight = std::max(most_in_flight, ++in_flight_);
     }
-    if (req.mode == WorkerMode::count && counting_children)
-      run_counting_child(request);
+    const bool child = req.mode == WorkerMode::count && counting_children;
+    if (child)
+      run_counting_child(request, hello_for(request, req, index), on_line);
     else if (req.mode == WorkerMode::count)
       std::this_thread::sleep_for(count_run_takes);
-    const LaunchOutcome outcome = report(request, req, index, on_line);
+    const LaunchOutcome outcome = report(request, req, index, on_line, child);
     std::lock_guard lock(bookkeeping);
     --in_flight_;
     return outcome;
@@ -82,7 +83,7 @@ class FakeLauncher : public WorkerLauncher {
   int in_flight_ = 0;
   std::set<pid_t> counting_children_;  // alive, under bookkeeping
 
-  void run_counting_child(const LaunchRequest& request) {
+  void run_counting_child(const LaunchRequest& request, const WorkerHello& hello, const ProtocolLineHandler& on_line) {
     const timespec nap{0, static_cast<long>(std::chrono::nanoseconds(count_run_takes).count())};
     const pid_t pid = fork();
     if (pid == 0) {
@@ -94,6 +95,7 @@ class FakeLauncher : public WorkerLauncher {
       counting_children_.insert(pid);
     }
     if (request.on_spawned) request.on_spawned(pid);
+    on_line(nlohmann::json(hello).dump());
     waitpid(pid, nullptr, 0);
     std::lock_guard lock(bookkeeping);
     counting_children_.erase(pid);
@@ -126,21 +128,26 @@ class FakeLauncher : public WorkerLauncher {
     }
   }
 
-  LaunchOutcome report(const LaunchRequest& request, const WorkerRequest& req, std::size_t index,
-                       const ProtocolLineHandler& on_line) {
+  static WorkerHello hello_for(const LaunchRequest& request, const WorkerRequest& req, std::size_t index) {
     WorkerHello hello;
     hello.backend = request.executable;
     hello.allocator_version = "1.0";
     hello.pid = 1000 + static_cast<long>(index);
     hello.pinned_cpu = 1;
     for (const auto& c : req.cells) hello.order.push_back(c.id);
+    return hello;
+  }
+
+  LaunchOutcome report(const LaunchRequest& request, const WorkerRequest& req, std::size_t index,
+                       const ProtocolLineHandler& on_line, bool said_hello = false) {
+    const WorkerHello hello = hello_for(request, req, index);
     if (req.mode == WorkerMode::count && !counting_fatal.empty()) {
       on_line(nlohmann::json{{"type", "fatal"}, {"error", counting_fatal}}.dump());
       LaunchOutcome refused;
       refused.exit_code = 3;
       return refused;
     }
-    on_line(nlohmann::json(hello).dump());
+    if (!said_hello) on_line(nlohmann::json(hello).dump());
     std::size_t reported = 0;
     for (const auto& cell : req.cells) {
       if (req.mode == WorkerMode::count) {

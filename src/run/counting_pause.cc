@@ -41,7 +41,7 @@ void CountingPause::set_sampling(std::size_t worker, bool sampling) {
     sampling_.insert(worker);
   else
     sampling_.erase(worker);
-  if (was_quiet && !sampling_.empty() && pidfd_ >= 0 && !stopped_) {
+  if (was_quiet && !sampling_.empty() && pidfd_ >= 0 && reported_ && !stopped_) {
     signal_counting(SIGSTOP);
     stopped_ = true;
     resumed_ = Clock::now();  // from here, clock_start says "now"
@@ -69,17 +69,24 @@ void CountingPause::counting_started(pid_t pid) {
   pidfd_ = fd;
   stopped_for_ = {};
   resumed_ = Clock::now();
-  stopped_ = false;
+  stopped_ = reported_ = false;
+}
+
+void CountingPause::counting_reported() {
+  std::lock_guard lock(mutex_);
+  if (reported_ || pidfd_ < 0) return;
+  reported_ = true;
   if (!sampling_.empty()) {
     signal_counting(SIGSTOP);
     stopped_ = true;
+    resumed_ = Clock::now();
   }
 }
 
 double CountingPause::counting_ended() {
   std::lock_guard lock(mutex_);
   if (stopped_) stopped_for_ += Clock::now() - resumed_;  // it ended while stopped (killed)
-  stopped_ = false;
+  stopped_ = reported_ = false;
   if (pidfd_ >= 0) close(pidfd_);
   pidfd_ = -1;
   return std::chrono::duration<double>(stopped_for_).count();

@@ -8,7 +8,10 @@
 // ran first, and nothing was timed until it ended (docs/counts.md has the figures).
 //
 // Signals go through a pidfd opened as the worker is spawned, so that a worker reaped
-// meanwhile, its pid taken by another process, is never signalled. Thread-safe: timed
+// meanwhile, its pid taken by another process, is never signalled. A worker is stopped only
+// once its first line has come, so after its exec: under qemu-user a spawn returns before
+// the child has exec'd, and a copy of abench stopped there held every pipe of abench's open
+// (its workers' ends never closed, a paced pair waited until it was killed). Thread-safe: timed
 // workers' lines arrive on their threads, the counting lane runs on its own.
 #pragma once
 
@@ -42,9 +45,12 @@ class CountingPause {
   // The counting lane: returns once no timed worker samples (or stop is requested).
   void wait_until_quiet(const std::stop_token& stop);
 
-  // The counting worker, just spawned (nothing can have reaped it): stopped at once if a
-  // timed worker samples. Throws std::system_error where its pidfd cannot be opened.
+  // The counting worker, just spawned (nothing can have reaped it). Throws
+  // std::system_error where its pidfd cannot be opened.
   void counting_started(pid_t pid);
+  // Its first protocol line has come (it has exec'd): from now on it is stopped while a
+  // timed worker samples, at once if one does. Later calls change nothing.
+  void counting_reported();
   // It has ended (before or after it was reaped): returns the seconds it spent stopped.
   double counting_ended();
 
@@ -59,6 +65,7 @@ class CountingPause {
   std::condition_variable_any quiet_;
   std::set<std::size_t> sampling_;
   int pidfd_ = -1;  // the counting worker's, -1: none
+  bool reported_ = false;  // its first line has come
   bool stopped_ = false;
   Clock::time_point resumed_{};
   Clock::duration stopped_for_{};

@@ -252,6 +252,7 @@ class JobQueue {
         std::lock_guard lock(mutex_);
         const double next = runner->on_line(line);
         if (timed) pause_.set_sampling(index, runner->sampling());
+        if (paused != nullptr) paused->counting_reported();
         return next;
       });
     } catch (...) {
