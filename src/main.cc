@@ -11,6 +11,7 @@
 
 #include "src/cli/commands.h"
 #include "src/cli/subcommands.h"
+#include "src/flow/resume_command.h"
 #include "src/util/errors.h"
 #include "src/util/interrupt.h"
 #include "src/util/text.h"

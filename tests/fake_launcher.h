@@ -41,8 +41,11 @@ class FakeLauncher : public WorkerLauncher {
   // sampling_takes in its samples, then the cell's report.
   std::chrono::milliseconds warm_up_takes{0}, sampling_takes{0};
   // Counting runs: a real child process that sleeps count_run_takes, handed to the request's
-  // on_spawned (so that abench can stop it), said hello for, and waited for. Each timed worker looks, early in
-  // its samples, whether every such child is stopped, and counts what it finds.
+  // on_spawned (so that abench can stop it), said hello for, and waited for. Each timed worker
+  // looks, early in its samples, whether every such child that has said hello is stopped or
+  // has a stop pending (it runs no instruction of its own before it stops), and counts what it
+  // finds. A child between its spawn and its hello is a worker starting up, which abench
+  // cannot stop before its exec (src/run/counting_pause.h).
   bool counting_children = false;
   int samples_beside_a_running_count = 0, samples_beside_a_stopped_count = 0;
 
@@ -81,7 +84,7 @@ class FakeLauncher : public WorkerLauncher {
 
  private:
   int in_flight_ = 0;
-  std::set<pid_t> counting_children_;  // alive, under bookkeeping
+  std::set<pid_t> counting_children_;  // alive and past their hello, under bookkeeping
 
   void run_counting_child(const LaunchRequest& request, const WorkerHello& hello, const ProtocolLineHandler& on_line) {
     const timespec nap{0, static_cast<long>(std::chrono::nanoseconds(count_run_takes).count())};
@@ -90,26 +93,34 @@ class FakeLauncher : public WorkerLauncher {
       nanosleep(&nap, nullptr);
       _exit(0);
     }
+    if (request.on_spawned) request.on_spawned(pid);
+    on_line(nlohmann::json(hello).dump());
     {
       std::lock_guard lock(bookkeeping);
       counting_children_.insert(pid);
     }
-    if (request.on_spawned) request.on_spawned(pid);
-    on_line(nlohmann::json(hello).dump());
     waitpid(pid, nullptr, 0);
     std::lock_guard lock(bookkeeping);
     counting_children_.erase(pid);
   }
 
+  // Stopped ('T') or ended ('Z'), or SIGSTOP pending, which it acts on before it runs an instruction of its
+  // own: a stopped idle-class process under load may wait long for the CPU to stop on.
   static bool stopped(pid_t pid) {
-    std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
-    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    const auto close = text.rfind(')');
-    return close != std::string::npos && close + 2 < text.size() && text[close + 2] == 'T';
+    std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+    constexpr unsigned long kStopBit = 1ul << (SIGSTOP - 1);
+    bool stop = false;
+    for (std::string line; std::getline(in, line);) {
+      // 'Z': it has ended (its lane has yet to reap it), which is not running either.
+      if (line.starts_with("State:\t")) stop |= line.size() > 7 && (line[7] == 'T' || line[7] == 'Z');
+      if (line.starts_with("SigPnd:") || line.starts_with("ShdPnd:"))
+        stop |= (std::stoul(line.substr(7), nullptr, 16) & kStopBit) != 0;
+    }
+    return stop;
   }
 
-  // Early in a timed worker's samples: each counting child is stopped within 20 ms (a
-  // signal lands when its target is next scheduled), or counted as running beside them.
+  // Early in a timed worker's samples: each counting child is stopped (a few reads allow for
+  // the moment between the signal's dequeue and the stop), or counted as running beside them.
   void look_at_counting_children() {
     std::set<pid_t> children;
     {

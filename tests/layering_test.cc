@@ -16,7 +16,7 @@ const std::filesystem::path kSource = std::filesystem::path(ABENCH_SOURCE_DIR_FO
 // Higher layers use lower ones, never the other way round.
 const std::map<std::string, int> kLayer{{"util", 0},    {"stats", 0},   {"machine", 1}, {"plan", 2},
                                         {"results", 3}, {"verdict", 4}, {"explain", 4}, {"run", 5},     {"exports", 6},
-                                        {"report", 7},  {"merge", 8},   {"cli", 9}};
+                                        {"report", 7},  {"merge", 8},   {"flow", 9},    {"cli", 10}};
 
 TEST(Layering, NoIncludeClimbsToAHigherFolder) {
   const std::regex include(R"re(#include "src/([a-z_]+)/)re");
@@ -52,6 +52,43 @@ TEST(Layering, OnlyMainAtTheTopAndNoSourceFileOver400Lines) {
     for (std::string line; std::getline(in, line);) ++lines;
     EXPECT_LE(lines, 400) << entry.path();
   }
+}
+
+// Commands only parse (docs/architecture.md): cli/ turns options into a workflow's request
+// and its outcome into an exit code, so it needs few headers and nothing of run/.
+TEST(Layering, CommandsOnlyParse) {
+  const std::regex project_include(R"re(#include "(src|harness|allocators)/([a-z_]+)/?)re");
+  for (const auto& entry : std::filesystem::directory_iterator(kSource / "cli")) {
+    std::ifstream in(entry.path());
+    int includes = 0;
+    for (std::string line; std::getline(in, line);) {
+      std::smatch m;
+      if (!std::regex_search(line, m, project_include)) continue;
+      ++includes;
+      EXPECT_NE(m[2], "run") << entry.path() << " includes from src/run/: " << line;
+    }
+    EXPECT_LE(includes, 10) << entry.path();
+  }
+}
+
+TEST(Layering, EveryCommandFunctionFitsIn30Lines) {
+  const std::regex command(R"re(^int [a-z_]+_command\()re");
+  int functions = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(kSource / "cli")) {
+    std::ifstream in(entry.path());
+    int line_number = 0, started = 0;
+    for (std::string line; std::getline(in, line);) {
+      ++line_number;
+      if (started == 0 && std::regex_search(line, command)) {
+        started = line_number;
+        ++functions;
+      } else if (started != 0 && line == "}") {
+        EXPECT_LE(line_number - started + 1, 30) << entry.path() << ":" << started;
+        started = 0;
+      }
+    }
+  }
+  EXPECT_GE(functions, 7);
 }
 
 }  // namespace

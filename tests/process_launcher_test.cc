@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <thread>
 
+#include "src/run/cpu_affinity.h"
 #include "src/run/process_launcher.h"
 #include "src/util/interrupt.h"
 #include "tests/temp_dir.h"
@@ -37,6 +38,25 @@ TEST(ProcessLauncher, DeliversProtocolLinesFromItsOwnDescriptorAndExitCode) {
   EXPECT_EQ(lines, (std::vector<std::string>{"one", "two", "three"}));
   // stdout is the plugin's, kept as its output, never read as protocol.
   EXPECT_EQ(o.stdout_tail, "plugin chatter\n");
+}
+
+// A counting run beside the timed rounds runs in the idle class; abench's own threads never do.
+TEST(ProcessLauncher, AnIdleClassWorkerRunsInSchedIdleAndOthersDoNot) {
+  ProcessLauncher launcher;
+  const auto policy_of_worker = [&](bool idle) {
+    LaunchRequest request{"/bin/sh", {"-c", "cut -d' ' -f41 /proc/$$/stat >&3"}, {}, "", 30};
+    request.idle_class = idle;
+    std::string line;
+    const LaunchOutcome o = launcher.run(request, [&](std::string_view l) {
+      line = l;
+      return 0.0;
+    });
+    EXPECT_EQ(o.exit_code, 0) << o.stderr_tail;
+    return line;
+  };
+  EXPECT_EQ(policy_of_worker(true), std::to_string(SCHED_IDLE));
+  EXPECT_EQ(policy_of_worker(false), std::to_string(sched_getscheduler(0)));
+  EXPECT_NE(sched_getscheduler(0), SCHED_IDLE);
 }
 
 TEST(ProcessLauncher, OutputWithoutANewlineCannotMergeWithAProtocolLine) {

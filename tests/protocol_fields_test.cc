@@ -8,7 +8,8 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include "src/cli/measure.h"
+#include "src/cli/options.h"
+#include "src/flow/measure_setup.h"
 #include "src/plan/protocol_fields.h"
 #include "src/results/results_reader.h"
 #include "src/results/results_writers.h"

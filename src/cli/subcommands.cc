@@ -19,25 +19,25 @@ Subcommand row(CLI::App& app, Register register_options, Run run) {
 
 std::vector<Subcommand> register_subcommands(CLI::App& app) {
   std::vector<Subcommand> table;
-  table.push_back(row<RunOptions>(app, register_run_command, [](RunOptions& o, const CommandContext& c) {
+  table.push_back(row<RunRequest>(app, register_run_command, [](RunRequest& o, const CommandContext& c) {
     o.measure.resume = c.resume.dir;
     o.measure.resume_untrusted_because = c.resume.untrusted_because;
     return run_command(o, c.command_line);
   }));
-  table.push_back(row<CompareOptions>(app, register_compare_command, [](CompareOptions& o, const CommandContext& c) {
+  table.push_back(row<CompareRequest>(app, register_compare_command, [](CompareRequest& o, const CommandContext& c) {
     o.measure.resume = c.resume.dir;
     o.measure.resume_untrusted_because = c.resume.untrusted_because;
     return compare_command(o, c.command_line);
   }));
-  table.push_back(row<GateCommandOptions>(app, register_gate_command, [](GateCommandOptions& o, const CommandContext& c) {
+  table.push_back(row<GateRequest>(app, register_gate_command, [](GateRequest& o, const CommandContext& c) {
     return gate_command(o, c.command_line);
   }));
-  table.push_back(row<CalibrateOptions>(app, register_calibrate_command, [](CalibrateOptions& o, const CommandContext& c) {
+  table.push_back(row<CalibrateRequest>(app, register_calibrate_command, [](CalibrateRequest& o, const CommandContext& c) {
     return calibrate_command(o, c.command_line);
   }));
   table.push_back(row<ReportOptions>(app, register_report_command,
                                      [](ReportOptions& o, const CommandContext&) { return report_command(o); }));
-  table.push_back(row<MergeOptions>(app, register_merge_command, [](MergeOptions& o, const CommandContext& c) {
+  table.push_back(row<MergeRequest>(app, register_merge_command, [](MergeRequest& o, const CommandContext& c) {
     return merge_command(o, c.command_line);
   }));
   table.push_back({register_list_command(app), [](const CommandContext&) { return list_command(); }});

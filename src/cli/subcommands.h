@@ -10,6 +10,7 @@
 #include <CLI/CLI.hpp>
 
 #include "src/cli/commands.h"
+#include "src/flow/resume_command.h"
 
 namespace abench {
 

@@ -15,6 +15,7 @@
 #include "src/run/beside_cpus.h"
 #include "src/run/counting_pause.h"
 #include "src/run/orchestrator.h"
+#include "src/run/cpu_affinity.h"
 #include "src/run/process_launcher.h"
 #include "src/run/progress.h"
 #include "src/run/result_saver.h"

@@ -11,13 +11,6 @@
 
 namespace abench {
 
-void check_explain_combination(Measure measure, bool sharded) {
-  if (measure == Measure::instructions)
-    throw UsageError("option --explain: --measure instructions already counts the instructions (and the simulated "
-                     "misses); --explain adds them to a timed run");
-  if (sharded) throw UsageError("option --explain: not with --shard (explain the cells in one run)");
-}
-
 void check_explain_possible_here() {
   if (const auto emulator = emulator_of_this_process())
     throw UsageError(fmt::format("option --explain: not supported under emulation ({}): callgrind cannot run an "

@@ -15,10 +15,6 @@
 
 namespace abench {
 
-// UsageError when --explain is combined with what it cannot go with anywhere: --measure
-// instructions (it counts already) or --shard. Checked before what this machine can do.
-void check_explain_combination(Measure measure, bool sharded);
-
 // UsageError under emulation, EnvironmentError without valgrind: --explain cannot run here.
 void check_explain_possible_here();
 

@@ -47,6 +47,10 @@ struct LaunchRequest {
   std::vector<int> start_cpus = {};
   // Set by the caller: the worker is stopped (a pair started ahead that will not run).
   const std::atomic<bool>* cancel = nullptr;
+  // The worker runs in the idle scheduling class (SCHED_IDLE), so that it never delays abench
+  // or a timed worker: a counting run beside the timed rounds. Only the worker: a thread of
+  // abench in that class, holding the results' lock, would stall the thread pacing a pair.
+  bool idle_class = false;
   // Called with the worker's pid as soon as it is spawned, before anything can reap it (a
   // counting run beside the timed rounds, src/run/counting_pause.h). Should it throw, the
   // worker is killed and the exception leaves run.

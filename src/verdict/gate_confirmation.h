@@ -8,7 +8,7 @@
 // tests/change_rule_test.cc), and the pooled rounds give the figures the table shows. Cells
 // of other variants keep their first verdict.
 //
-// The gate measures the second run (src/cli/command_gate.cc); merge judges a shard's stored
+// The gate measures the second run (src/flow/gate_flow.cc); merge judges a shard's stored
 // second run (its confirm/results.json) by the same functions, never copying a verdict.
 #pragma once
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "src/plan/matrix.h"
-#include "src/cli/measure.h"
+#include "src/plan/measure_options.h"
 #include "src/plan/plan.h"
 #include "src/plan/variant.h"
 

@@ -1,4 +1,4 @@
-#include "src/cli/stored_baseline.h"
+#include "src/flow/stored_baseline.h"
 
 #include <algorithm>
 #include <fstream>
@@ -10,7 +10,7 @@
 #include "src/util/atomic_file.h"
 #include "src/util/errors.h"
 #include "src/util/names.h"
-#include "src/cli/measure.h"
+#include "src/plan/measure_options.h"
 #include "src/run/preflight.h"
 #include "src/run/process_launcher.h"
 #include "src/util/directory_lock.h"

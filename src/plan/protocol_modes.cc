@@ -4,10 +4,10 @@
 
 #include <fmt/format.h>
 
-#include "src/cli/measure.h"
+#include "src/plan/measure_options.h"
 #include "src/plan/protocol_rules.h"
 #include "src/util/errors.h"
-#include "src/verdict/change_rule.h"
+#include "src/stats/rank_intervals.h"
 
 namespace abench {
 
@@ -32,12 +32,12 @@ void use_context_protocol(RunProtocol& protocol, const MeasureOptions& o) {
   // (as a matrix run top to bottom gives it), unless --order says otherwise. A shuffled order
   // gives a cell another history each round, flagged only where most of them move it.
   if (!o.order) protocol.order = CellOrder::matrix;
-  if (!o.protocol.contains("processes")) protocol.processes = std::max(protocol.processes, rounds_needed(0.95));
+  if (!o.protocol.contains("processes")) protocol.processes = std::max(protocol.processes, min_rounds_for(0.95));
 }
 
 void use_paired_protocol(RunProtocol& protocol, const MeasureOptions& options, double confidence) {
   if (protocol.measure == Measure::instructions) return;
-  if (!options.protocol.contains("processes")) protocol.processes = std::max(protocol.processes, rounds_needed(confidence));
+  if (!options.protocol.contains("processes")) protocol.processes = std::max(protocol.processes, min_rounds_for(confidence));
   if (protocol.budget_s > 0 && protocol.measure == Measure::time) {
     if (!options.protocol.contains("samples")) protocol.samples = kBudgetSamples;
     if (!options.protocol.contains("min_batch_ms")) protocol.min_batch_ms = kBudgetMinBatchMs;

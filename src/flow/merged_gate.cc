@@ -1,4 +1,4 @@
-#include "src/cli/merged_gate.h"
+#include "src/flow/merged_gate.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,0 +1,28 @@
+// The options the commands share, registered on CLI11 into their requests' fields: what to
+// measure (every measuring command), --resume, the gate's rules, and the checks of a value.
+#pragma once
+
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "src/flow/gate_rules.h"
+#include "src/plan/measure_options.h"
+
+namespace abench {
+
+// An option whose empty value would silently mean its default (`--out ''` wrote into the
+// source tree's results/): refused.
+inline const CLI::Validator kNotEmpty(
+    [](std::string& value) {
+      return value.empty() ? std::string("must not be empty (leave the option out for its default)") : std::string();
+    },
+    "");
+
+void add_measure_options(CLI::App& command, MeasureOptions& options);
+// --resume DIR, for the help text: main() handles it before parsing (command_line_to_parse).
+void add_resume_option(CLI::App& command);
+// --gate-file, --threshold, --noise, --allow-unclear.
+void add_gate_rule_options(CLI::App& command, GateRuleOptions& options);
+
+}  // namespace abench
