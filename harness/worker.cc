@@ -210,14 +210,90 @@ std::vector<int> cell_order(const WorkerRequest& request) {
   return order;
 }
 
+namespace {
+
+// The entry-point set the request names, if the backend offers it, else its default; a
+// problem to refuse with, or "".
+std::string choose_entry(const backend::Identity& identity, const WorkerRequest& request, EntrySet& entry) {
+  const std::span<const EntrySet> offered = entry_sets_of(identity.name);
+  entry = offered.front();
+  if (request.entry_set.empty()) return "";
+  const std::optional<EntrySet> asked = entry_set_named(request.entry_set);
+  if (!asked || std::find(offered.begin(), offered.end(), *asked) == offered.end()) {
+    std::string allowed;
+    for (EntrySet set : offered) allowed += (allowed.empty() ? "" : ", ") + std::string(name_of(set));
+    return "backend " + identity.name + " has no entry-point set '" + request.entry_set + "' (allowed: " + allowed + ")";
+  }
+  entry = *asked;
+  return "";
+}
+
+// A timed worker never counts and a counting worker is never timed; what the request's
+// measure needs must be here. A problem to refuse with, or "".
+std::string check_mode(const backend::Identity& identity, const WorkerRequest& request) {
+  const bool counting = counting_interposer_active();
+  if (request.mode == WorkerMode::count && !counting)
+    return "this is a timed worker and carries no counters; counts come from abench-counter-" + identity.name;
+  if (request.mode == WorkerMode::time && counting)
+    return "this is a counting worker, never timed; timings come from abench-worker-" + identity.name;
+  if (counting)
+    if (std::string problem = interposer_self_test(); !problem.empty()) return problem;
+  if (request.mode == WorkerMode::time && request.measure == Measure::instructions)
+    if (std::string why = instruction_counting_unavailable(); !why.empty()) return "cannot count instructions: " + why;
+  return "";
+}
+
+// Pinned where asked (now, or at abench's word), then the perf events of that CPU (on a
+// big.LITTLE machine the PMU depends on the CPU), and the pace channel of a paced worker.
+std::string place(WorkerRequest& request, WorkerHello& hello) {
+  if (request.pin) {
+    const PinResult pin = request.paced && request.pin_when_told ? pin_later_to(request.cpu) : pin_to_cpu(request.cpu);
+    if (!pin.error.empty()) return pin.error;
+    hello.pinned_cpu = pin.cpu;
+  }
+  if (request.mode == WorkerMode::time && is_perf(request.measure)) {
+    if (std::string why = perf_unavailable(request.measure); !why.empty())
+      return std::string("--measure ") + name_of(request.measure) + ": not supported here: " + why;
+    hello.perf_events = perf_events_here(request.measure).source;
+  }
+  request.sampler.on_warmed_up = report_warmed_up;
+  if (request.paced) {
+    open_pace_channel();
+    if (g_pace_fd < 0) return "a paced request without a pace channel (ABENCH_PACE_FD)";
+    request.sampler.wait_for_warmup = wait_for_warmup;
+    request.sampler.wait_for_sample = wait_for_sample;
+    request.sampler.after_sample = report_sampled;
+  }
+  return "";
+}
+
+// Each cell in the hello's order, a report (or counts) a cell, then "done".
+void run_cells(const WorkerRequest& request, const WorkerHello& hello, const backend::Identity& identity,
+               const LoadedPlugin* plugin, EntrySet entry) {
+  for (int id : hello.order) {
+    const CellSpec& cell = *std::find_if(request.cells.begin(), request.cells.end(),
+                                         [id](const CellSpec& c) { return c.id == id; });
+    g_current_cell = id;
+    if (request.mode == WorkerMode::count) {
+      emit(count_cell(cell, request.touch, plugin, entry));
+    } else {
+      CellReport report =
+          run_cell(cell, sampler_for(request, cell), request.touch, identity.name.c_str(), plugin, request.measure, entry);
+      if (worker_is_pinned()) report.cpu = current_cpu();  // where the samples ran, a moved worker's too
+      emit(report);
+    }
+  }
+  emit({{"type", "done"}});
+}
+
+}  // namespace
+
 int worker_main(int argc, char** argv) {
   die_with_parent();
   open_protocol_channel();
   const backend::Identity identity = backend::identify();
-  if (!identity.serves_malloc)
-    return fatal("refusing to run: " + identity.problem);
+  if (!identity.serves_malloc) return fatal("refusing to run: " + identity.problem);
   WorkerHello hello = hello_from(identity);
-
   hello.subject = "built-in buffer model";
   std::shared_ptr<LoadedPlugin> plugin;
   auto use_plugin = [&](const std::string& path) -> std::string {
@@ -230,7 +306,6 @@ int worker_main(int argc, char** argv) {
                     (plugin->is_buffer() ? "buffer" : "allocator") + " subject) from " + path;
     return "";
   };
-
   if (argc > 1 && std::string_view(argv[1]) == "--self-check") {
     if (argc == 4 && std::string_view(argv[2]) == "--plugin") {
       if (std::string problem = use_plugin(argv[3]); !problem.empty()) return fatal(problem);
@@ -250,71 +325,18 @@ int worker_main(int argc, char** argv) {
   } catch (const std::exception& e) {
     return fatal(std::string("bad request: ") + e.what());
   }
-
   if (!request.plugin.empty())
     if (std::string problem = use_plugin(request.plugin); !problem.empty()) return fatal(problem);
-  const std::span<const EntrySet> offered = entry_sets_of(identity.name);
-  EntrySet entry = offered.front();
-  if (!request.entry_set.empty()) {
-    const std::optional<EntrySet> asked = entry_set_named(request.entry_set);
-    if (!asked || std::find(offered.begin(), offered.end(), *asked) == offered.end()) {
-      std::string allowed;
-      for (EntrySet set : offered) allowed += (allowed.empty() ? "" : ", ") + std::string(name_of(set));
-      return fatal("backend " + identity.name + " has no entry-point set '" + request.entry_set + "' (allowed: " +
-                   allowed + ")");
-    }
-    entry = *asked;
-  }
+  EntrySet entry{};
+  if (std::string problem = choose_entry(identity, request, entry); !problem.empty()) return fatal(problem);
   hello.entry_set = name_of(entry);
   hello.entry_calls = entry_calls(entry);
   hello.entry_functions = resolve_entry_functions(entry_functions(entry));
-  const bool counting = counting_interposer_active();
-  if (request.mode == WorkerMode::count && !counting)
-    return fatal("this is a timed worker and carries no counters; counts come from abench-counter-" + identity.name);
-  if (request.mode == WorkerMode::time && counting)
-    return fatal("this is a counting worker, never timed; timings come from abench-worker-" + identity.name);
-  if (counting)
-    if (std::string problem = interposer_self_test(); !problem.empty()) return fatal(problem);
-  if (request.mode == WorkerMode::time && request.measure == Measure::instructions)
-    if (std::string why = instruction_counting_unavailable(); !why.empty())
-      return fatal("cannot count instructions: " + why);
-
-  if (request.pin) {
-    const PinResult pin = request.paced && request.pin_when_told ? pin_later_to(request.cpu) : pin_to_cpu(request.cpu);
-    if (!pin.error.empty()) return fatal(pin.error);
-    hello.pinned_cpu = pin.cpu;
-  }
-  // After pinning: on a big.LITTLE machine the PMU depends on the CPU.
-  if (request.mode == WorkerMode::time && is_perf(request.measure)) {
-    if (std::string why = perf_unavailable(request.measure); !why.empty())
-      return fatal(std::string("--measure ") + name_of(request.measure) + ": not supported here: " + why);
-    hello.perf_events = perf_events_here(request.measure).source;
-  }
+  if (std::string problem = check_mode(identity, request); !problem.empty()) return fatal(problem);
+  if (std::string problem = place(request, hello); !problem.empty()) return fatal(problem);
   hello.order = cell_order(request);
-  request.sampler.on_warmed_up = report_warmed_up;
-  if (request.paced) {
-    open_pace_channel();
-    if (g_pace_fd < 0) return fatal("a paced request without a pace channel (ABENCH_PACE_FD)");
-    request.sampler.wait_for_warmup = wait_for_warmup;
-    request.sampler.wait_for_sample = wait_for_sample;
-    request.sampler.after_sample = report_sampled;
-  }
   emit(hello);
-
-  for (int id : hello.order) {
-    const CellSpec& cell = *std::find_if(request.cells.begin(), request.cells.end(),
-                                         [id](const CellSpec& c) { return c.id == id; });
-    g_current_cell = id;
-    if (request.mode == WorkerMode::count) {
-      emit(count_cell(cell, request.touch, plugin.get(), entry));
-    } else {
-      CellReport report = run_cell(cell, sampler_for(request, cell), request.touch, identity.name.c_str(),
-                                   plugin.get(), request.measure, entry);
-      if (worker_is_pinned()) report.cpu = current_cpu();  // where the samples ran, a moved worker's too
-      emit(report);
-    }
-  }
-  emit({{"type", "done"}});
+  run_cells(request, hello, identity, plugin.get(), entry);
   return 0;
 }
 

@@ -3,6 +3,7 @@
 // source file over 400 lines.
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -89,6 +90,55 @@ TEST(Layering, EveryCommandFunctionFitsIn30Lines) {
     }
   }
   EXPECT_GE(functions, 7);
+}
+
+// run/ by job (docs/architecture.md): no file of it over 250 lines, and no function
+// defined at a file's top level in src/, harness/ or allocators/ over 80 lines (from its
+// opening line to its closing brace; a class's own methods are short by the same rule).
+TEST(Layering, RunFilesFitIn250LinesAndFunctionsIn80) {
+  for (const auto& entry : std::filesystem::directory_iterator(kSource / "run")) {
+    std::ifstream in(entry.path());
+    int lines = 0;
+    for (std::string line; std::getline(in, line);) ++lines;
+    EXPECT_LE(lines, 250) << entry.path();
+  }
+  // A definition opens at a line at column 0 with a '(' (its signature, which may go on over
+  // indented lines) and a '{' at the end of that line or of one of those.
+  const std::regex not_a_function(R"re(^(namespace|struct|class|enum|extern|union|template <[^>]*> (struct|class))\b)re");
+  int functions = 0;
+  for (const char* folder : {"src", "harness", "allocators"}) {
+    const auto root = kSource.parent_path() / folder;
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(root)) {
+      const auto ext = entry.path().extension();
+      if (!entry.is_regular_file() || (ext != ".cc" && ext != ".h")) continue;
+      std::ifstream in(entry.path());
+      int line_number = 0, signature = 0, started = 0;
+      for (std::string line; std::getline(in, line);) {
+        ++line_number;
+        if (started != 0) {
+          if (line == "}" || line == "};") {
+            EXPECT_LE(line_number - started + 1, 80) << entry.path() << ":" << started;
+            started = 0;
+          }
+          continue;
+        }
+        const bool continues = signature != 0 && !line.empty() && line[0] == ' ';
+        if (!continues)
+          signature = !line.empty() && std::isalpha(static_cast<unsigned char>(line[0])) &&
+                              line.find('(') != std::string::npos && !std::regex_search(line, not_a_function)
+                          ? line_number
+                          : 0;
+        if (signature != 0 && line.ends_with("{")) {
+          started = signature;
+          signature = 0;
+          ++functions;
+        } else if (line.ends_with(";")) {
+          signature = 0;
+        }
+      }
+    }
+  }
+  EXPECT_GT(functions, 300);
 }
 
 }  // namespace

@@ -81,6 +81,33 @@ TEST(ResultsCodec, ReadsFilesWrittenBeforeThisReader) {
   }
 }
 
+// The typed conditions and the free-form facts beside them share one object in the file,
+// each read back where it was: a typed field never lands among the facts, nor a fact among them.
+TEST(ResultsCodec, ConditionsKeepTheirTypedFieldsAndTheirFactsApart) {
+  RunResults r = testing::synthetic_compare();
+  r.conditions.allowed_cpus = {0, 1};
+  r.conditions.orchestrator_cpus = {0};
+  r.conditions.counting_cpu = 0;
+  r.conditions.warnings = {"hypervisor: KVM"};
+  r.conditions.facts = {{"cpu_model", "Test CPU"}, {"hostname", "h"}};
+  r.conditions.resumed = nlohmann::json::array({{{"at", "2026-12-06T00:00:00Z"}}});
+  const nlohmann::json j = results_to_json(r);
+  EXPECT_EQ(j["conditions"]["cpu_model"], "Test CPU");
+  EXPECT_EQ(j["conditions"]["counting_cpu"], 0);
+  const RunResults back = results_from_json(j, "results.json");
+  EXPECT_EQ(back.conditions.allowed_cpus, (std::vector<int>{0, 1}));
+  EXPECT_EQ(back.conditions.orchestrator_cpus, (std::vector<int>{0}));
+  EXPECT_EQ(back.conditions.counting_cpu, 0);
+  EXPECT_EQ(back.conditions.last_allowed_cpu(), 1);
+  EXPECT_EQ(back.conditions.warnings, (std::vector<std::string>{"hypervisor: KVM"}));
+  EXPECT_EQ(back.conditions.architecture, "x86_64");
+  EXPECT_EQ(back.conditions.facts, r.conditions.facts);
+  EXPECT_EQ(back.conditions.resumed, r.conditions.resumed);
+  nlohmann::json none = j;
+  none["conditions"]["counting_cpu"] = nullptr;
+  EXPECT_FALSE(results_from_json(none, "results.json").conditions.counting_cpu.has_value());
+}
+
 // Fields results.json gained after it began (side, refusal, counts_unavailable,
 // finished_rounds, counting_finished, interrupted_by; a variant's plugin, preload, exe, env)
 // may be absent: a baseline stored before them is still read, the missing ones derived.
@@ -121,6 +148,11 @@ TEST(ResultsCodec, RefusesWhatAFileMustNotSayNamingTheField) {
       {[](auto& j) { j["interrupted_by"] = "NOPE"; }, "field 'interrupted_by' is 'NOPE'"},
       {[](auto& j) { j["protocol"]["samples"] = 0; }, "field 'protocol.samples' is 0 (allowed: a whole number from 1 to 10000)"},
       {[](auto& j) { j["cells"][0].erase("processes"); }, "field 'cells[0].processes' is missing"},
+      {[](auto& j) { j["conditions"]["allowed_cpus"] = {0, "one"}; }, "field 'conditions.allowed_cpus[1]' must be a whole number"},
+      {[](auto& j) { j["conditions"]["counting_cpu"] = -1; }, "field 'conditions.counting_cpu' is -1"},
+      {[](auto& j) { j["conditions"]["warnings"] = "none"; }, "field 'conditions.warnings'"},
+      {[](auto& j) { j["conditions"]["architecture"] = 64; }, "field 'conditions.architecture' must be a string"},
+      {[](auto& j) { j["conditions"]["resumed"] = "once"; }, "field 'conditions.resumed' must be a list"},
       {[](auto& j) { j["cells"].erase(j["cells"].begin() + 4); for (std::size_t i = 0; i < j["cells"].size(); ++i) j["cells"][i]["id"] = i; },
        "has no partner on the other side"},
   };

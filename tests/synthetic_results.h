@@ -26,7 +26,8 @@ inline RunResults synthetic_compare(int rounds = 6, double ratio = 1.0) {
   r.finished_at = "2026-12-03T07:01:00Z";
   r.run_id = "00000000000000aa";
   r.command_line = {"abench", "compare", "--baseline", "label=old", "--candidate", "label=new"};
-  r.conditions = {{"machine_fingerprint", "test"}, {"architecture", "x86_64"}, {"warnings", nlohmann::json::array()}};
+  r.conditions.machine_fingerprint = "test";
+  r.conditions.architecture = "x86_64";
   r.complete = true;
   lay_out_cells(r);
   for (CellRecord& cell : r.cells) {

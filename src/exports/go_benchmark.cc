@@ -27,10 +27,10 @@ std::string one_line(std::string text) {
 }
 
 std::string render_go_text(const RunResults& r, bool every_sample) {
-  const nlohmann::json c = r.conditions.is_object() ? r.conditions : nlohmann::json::object();
+  const nlohmann::json& c = r.conditions.facts;
   const nlohmann::json context = export_context(r);
   std::string out = fmt::format("goos: linux\ngoarch: {}\npkg: abench\ncpu: {}\n",
-                                go_arch(c.value("architecture", "")),
+                                go_arch(r.conditions.architecture),
                                 c.value("cpu_model", nlohmann::json()).is_string() ? c["cpu_model"].get<std::string>() : "unknown");
   for (const char* key : {"measure", "unit", "samples_per_process", "processes", "min_batch_ms", "process_mode",
                           "interleave_batches", "touch"}) {

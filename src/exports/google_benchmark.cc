@@ -101,7 +101,7 @@ std::string render_google_json(const RunResults& r, bool every_sample) {
     benchmarks.push_back(std::move(aggregate));
     ++family;
   }
-  const nlohmann::json c = r.conditions.is_object() ? r.conditions : nlohmann::json::object();
+  const nlohmann::json& c = r.conditions.facts;
   nlohmann::json allocators = nlohmann::json::object();
   for (std::size_t v = 0; v < r.plan.variants.size(); ++v)
     if (const WorkerHello* hello = hello_of_variant(r, v)) allocators[r.plan.variants[v].label()] = hello->allocator_version;
@@ -122,7 +122,7 @@ std::string render_google_json(const RunResults& r, bool every_sample) {
         {"abench_cpu_time", "not measured: equal to real_time, so that tools expecting it read the file"},
         {"abench_allocators", allocators},
         {"abench", export_context(r)},
-        {"abench_conditions", c}}},
+        {"abench_conditions", conditions_to_json(r.conditions)}}},
       {"benchmarks", benchmarks}};
   return out.dump(2) + "\n";
 }

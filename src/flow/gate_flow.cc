@@ -76,7 +76,7 @@ Gated gate_stored_candidate(const GateRequest& r, const GateJudging& j) {
                      "export with the run that wrote the candidate's results");
   const std::string candidate_path = resolve_stored(r.candidate, "results.json");
   const RunResults after = load_results(candidate_path);
-  refuse_other_architecture(j.baseline, j.baseline_path, architecture_of(after), "the candidate (" + candidate_path + ")");
+  refuse_other_architecture(j.baseline, j.baseline_path, after.conditions.architecture, "the candidate (" + candidate_path + ")");
   GateVerdict verdict = evaluate_gate(pair_results(j.baseline, j.baseline_path, after, candidate_path), j.rules,
                                       j.noise, j.settings);
   add_environment_warnings(verdict, j.baseline, after);
@@ -144,7 +144,7 @@ Gated gate_on_stored_figures(const GateRequest& r, const GateJudging& j, const M
 // A candidate measured now: beside the stored workers where there are some and the figures
 // are timings (instruction counts repeat exactly, so stored ones are as good as fresh).
 Gated gate_measured(const GateRequest& r, const GateJudging& j, const std::vector<std::string>& command_line) {
-  refuse_other_architecture(j.baseline, j.baseline_path, collect_conditions().value("architecture", ""),
+  refuse_other_architecture(j.baseline, j.baseline_path, conditions_from_facts(collect_conditions()).architecture,
                             "this machine");
   MeasureOptions measure = r.measure;
   std::string untrusted_workers;

@@ -29,32 +29,19 @@ std::map<std::string, double> gate_noise(const GateRuleOptions& o, const std::st
   return {};
 }
 
-namespace {
-
-std::string conditions_text(const RunResults& results, const char* key) {
-  const auto field = results.conditions.find(key);
-  return field != results.conditions.end() && field->is_string() ? field->get<std::string>() : "";
-}
-
-}  // namespace
-
-std::string architecture_of(const RunResults& results) { return conditions_text(results, "architecture"); }
-
 void add_environment_warnings(GateVerdict& v, const RunResults& before, const RunResults& after) {
-  const std::string b = conditions_text(before, "machine_fingerprint");
-  const std::string a = conditions_text(after, "machine_fingerprint");
+  const std::string& b = before.conditions.machine_fingerprint;
+  const std::string& a = after.conditions.machine_fingerprint;
   if (!b.empty() && b != a)
     v.warnings.push_back(fmt::format("baseline ({}) and candidate ({}) were measured on different machines "
                                      "(fingerprints differ): a change may be the machine's, not the code's",
                                      b, a));
-  if (const auto w = after.conditions.find("warnings"); w != after.conditions.end() && w->is_array())
-    for (const auto& warning : *w)
-      if (warning.is_string()) v.warnings.push_back(warning.get<std::string>());
+  v.warnings.insert(v.warnings.end(), after.conditions.warnings.begin(), after.conditions.warnings.end());
 }
 
 void refuse_other_architecture(const RunResults& baseline, const std::string& baseline_path,
                                const std::string& candidate_architecture, const std::string& candidate_source) {
-  const std::string a = architecture_of(baseline);
+  const std::string& a = baseline.conditions.architecture;
   if (a.empty() || candidate_architecture.empty() || a == candidate_architecture) return;
   throw UsageError(fmt::format("{}: field 'conditions.architecture' is '{}' but {} is {}: a gate compares one "
                                "architecture with itself; gate against a baseline measured on {}",

@@ -25,9 +25,6 @@ GateRules gate_rules(const GateRuleOptions& options);
 // --save-noise), if any; none for baseline_path "".
 std::map<std::string, double> gate_noise(const GateRuleOptions& options, const std::string& baseline_path);
 
-// The architecture the results were measured on ("" where they do not say).
-std::string architecture_of(const RunResults& results);
-
 // Different machines measure different numbers: the verdict says so, as it cannot tell.
 void add_environment_warnings(GateVerdict& verdict, const RunResults& before, const RunResults& after);
 

@@ -122,9 +122,7 @@ GateVerdict judge_merged_gate(const std::vector<ShardResults>& shards, const Run
     const auto pa = position.find(a.key), pb = position.find(b.key);
     return (pa == position.end() ? position.size() : pa->second) < (pb == position.end() ? position.size() : pb->second);
   });
-  std::set<std::string> warnings;
-  for (const auto& w : merged.conditions.value("warnings", nlohmann::json::array()))
-    if (w.is_string()) warnings.insert(w.get<std::string>());
+  const std::set<std::string> warnings(merged.conditions.warnings.begin(), merged.conditions.warnings.end());
   verdict.warnings.assign(warnings.begin(), warnings.end());
   verdict.notes.push_back(fmt::format(
       "Merged from {} shards: every cell judged again here from the shards' measurements, by the rules on merge's "

@@ -245,16 +245,16 @@ RunResults merge_shards(const std::vector<ShardResults>& shards, const std::vect
     std::set<std::string> machines, warnings;
     for (const ShardResults* s : in_order) {
       lay_in_shard(merged, *s, filled);
-      const nlohmann::json& conditions = s->results.conditions;
+      const RunConditions& conditions = s->results.conditions;
       machines.insert(fingerprint_of(s->canonical));
-      for (const auto& w : conditions.value("warnings", nlohmann::json::array())) warnings.insert(text_of(w));
+      warnings.insert(conditions.warnings.begin(), conditions.warnings.end());
       const std::string& started = s->results.started_at;
       const std::string& finished = s->results.finished_at;
       if (merged.started_at.empty() || started < merged.started_at) merged.started_at = started;
       merged.finished_at = std::max(merged.finished_at, finished);
       info.shards.push_back({s->index, s->dir.string(), s->results.run_id, started, finished, fingerprint_of(s->canonical),
-                             conditions.value("hostname", nlohmann::json()), s->results.cells.size(),
-                             s->results.plan.shard->expected_s, conditions});
+                             conditions.facts.value("hostname", nlohmann::json()), s->results.cells.size(),
+                             s->results.plan.shard->expected_s, conditions_to_json(conditions)});
     }
     for (const CellRecord& record : merged.cells) merged.plan.cells.push_back(record.cell);
     // A compare's (or side-by-side gate's) variants pair up: 2p the baseline, 2p+1 its candidate.
@@ -273,7 +273,7 @@ RunResults merge_shards(const std::vector<ShardResults>& shards, const std::vect
                                   "measured side by side on one machine, but figures of cells from two machines "
                                   "are not comparable",
                                   in_order.size(), machines.size(), fmt::join(machines, ", ")));
-    merged.conditions["warnings"] = std::vector<std::string>(warnings.begin(), warnings.end());
+    merged.conditions.warnings.assign(warnings.begin(), warnings.end());
     info.command_line = merge_command_line;
     info.machines = machines.size();
     info.merged_at = utc_timestamp("%Y-%m-%dT%H:%M:%SZ");

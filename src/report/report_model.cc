@@ -67,7 +67,7 @@ RunResults read_results(const std::filesystem::path& file, ReportModel& model) {
     model.cells.push_back(std::move(cell));
   }
   const json& protocol = j.at("protocol");
-  const json& conditions = j.at("conditions");
+  const json& conditions = results.conditions.facts;
   std::string command;
   if (j.contains("command_line") && j["command_line"].is_array())
     for (const json& word : j["command_line"]) command += (command.empty() ? "" : " ") + fact_text(word);
@@ -86,8 +86,7 @@ RunResults read_results(const std::filesystem::path& file, ReportModel& model) {
     model.facts.emplace_back("variant " + text_at(v, "label"),
                              fmt::format("{} from {}; entry points: {}", text_at(v, "allocator_version"),
                                          text_at(v, "malloc_object"), text_at(v, "entry_calls")));
-  if (conditions.contains("warnings") && conditions["warnings"].is_array())
-    for (const json& w : conditions["warnings"]) model.warnings.push_back(fact_text(w));
+  for (const std::string& w : results.conditions.warnings) model.warnings.push_back(fact_text(w));
   if (!j.value("complete", true)) model.warnings.push_back("the run did not reach its end (interrupted)");
   return results;
 }

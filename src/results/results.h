@@ -13,6 +13,7 @@
 
 #include "harness/protocol.h"
 #include "src/results/launch_outcome.h"
+#include "src/results/run_conditions.h"
 #include "src/plan/matrix.h"
 #include "src/plan/plan.h"
 #include "src/stats/statistics.h"
@@ -113,7 +114,7 @@ struct RunResults {
   Matrix matrix;
   Plan plan;
   RunProtocol protocol;  // as run (seed filled in)
-  nlohmann::json conditions;
+  RunConditions conditions;
   std::vector<std::string> command_line;
   std::string started_at, finished_at;
   std::string run_id;  // unique per run: only cells of one run are paired round by round

@@ -116,87 +116,91 @@ nlohmann::json worker_json(const RunResults& r, const WorkerRecord& w) {
   return j;
 }
 
+
+nlohmann::json variant_json(const RunResults& r, std::size_t v) {
+  const Variant& spec = r.plan.variants[v];
+  nlohmann::json variant{{"label", spec.label()}, {"backend", spec.backend}, {"policy", name_of(spec.policy)},
+                         {"plugin", spec.plugin}, {"preload", spec.preload}, {"exe", spec.exe},
+                         {"env", nlohmann::json::object()}};
+  for (const auto& [key, value] : spec.env) variant["env"][key] = value;
+  if (const WorkerHello* hello = hello_of_variant(r, v)) {
+    for (const StoredHelloField& field : kStoredHelloFields) variant[field.key] = hello->*field.member;
+    if (!hello->entry_functions.empty()) variant["entry_functions"] = hello->entry_functions;
+  }
+  return variant;
+}
+
+nlohmann::json process_json(const ProcessMeasurement& p, const MetricNames& names) {
+  nlohmann::json process{{"round", p.round + 1},
+                         {"pid", p.pid},
+                         {"cpu", p.cpu},
+                         {"seed", p.seed},
+                         {"iterations", p.iterations},
+                         {"warmup_batches", p.warmup_batches},
+                         {"warm", p.warm},
+                         {names.process_median, p.median_ns_per_op},
+                         {names.samples, p.sample_ns_per_op}};
+  if (p.data_accesses_per_op) process["data_accesses_per_op"] = *p.data_accesses_per_op;
+  if (!p.sample_iterations.empty()) process["sample_iterations"] = p.sample_iterations;
+  if (!p.counter_samples_per_op.empty()) process["counter_samples_per_op"] = p.counter_samples_per_op;
+  return process;
+}
+
+nlohmann::json cell_json(const RunResults& r, const CellRecord& record, const MetricNames& names) {
+  const CellSpec& spec = record.cell.spec;
+  const Variant& variant = r.plan.variants[record.cell.variant];
+  const CellSummary& s = record.summary;
+  nlohmann::json processes = nlohmann::json::array();
+  for (const auto& p : record.processes) processes.push_back(process_json(p, names));
+  nlohmann::json cell{{"id", spec.id},
+                      {"variant", variant.label()},
+                      {"side", side_of(r, record)},
+                      {"backend", variant.backend},
+                      {"policy", name_of(spec.policy)},
+                      {"workload", name_of(spec.workload)},
+                      {"size", spec.size},
+                      {"requested_align", spec.alignment.requested},
+                      {"preferred_align", spec.alignment.preferred},
+                      {"live", spec.live},
+                      {"status", name_of(s.status)},
+                      {"errors", record.failures},
+                      {names.per_op, optional_number(s.ns_per_op)},
+                      {names.process_min, optional_number(s.process_min_ns)},
+                      {names.process_max, optional_number(s.process_max_ns)},
+                      {names.best, optional_number(s.best)},
+                      {"unstable", s.unstable},
+                      {"iterations", s.iterations},
+                      {"ops_per_iteration", spec.live},
+                      {"samples", s.samples},
+                      {"elision_suspected", s.elision_suspected},
+                      {"counts", record.counts ? nlohmann::json(*record.counts) : nlohmann::json(nullptr)},
+                      {"counts_unavailable", record.counts_unavailable.empty() ? nlohmann::json(nullptr)
+                                                                             : nlohmann::json(record.counts_unavailable)},
+                      {"count_check", s.count_check.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.count_check)},
+                      {"processes", processes},
+                      {"refusal", record.refusal.empty() ? nlohmann::json(nullptr) : nlohmann::json(record.refusal)},
+                      {"finished_rounds", finished_rounds(record)},
+                      {"counting_finished", record.counting_done}};
+  if (!s.counters_per_op.empty()) cell["counters_per_op"] = s.counters_per_op;
+  if (record.shard > 0) {
+    cell["shard"] = record.shard;
+    cell["machine_fingerprint"] = record.machine_fingerprint;
+  }
+  if (spec.workload == Workload::xthread && s.ns_per_op && r.protocol.measure == Measure::time)
+    cell["objects_per_second"] = 1e9 / *s.ns_per_op;
+  if (record.counts)
+    for (const char* key : {"type", "id", "status"}) cell["counts"].erase(key);
+  return cell;
+}
+
 }  // namespace
 
 nlohmann::json results_to_json(const RunResults& r) {
   nlohmann::json variants = nlohmann::json::array();
-  for (std::size_t v = 0; v < r.plan.variants.size(); ++v) {
-    const Variant& spec = r.plan.variants[v];
-    nlohmann::json variant{{"label", spec.label()}, {"backend", spec.backend}, {"policy", name_of(spec.policy)},
-                           {"plugin", spec.plugin}, {"preload", spec.preload}, {"exe", spec.exe},
-                           {"env", nlohmann::json::object()}};
-    for (const auto& [key, value] : spec.env) variant["env"][key] = value;
-    if (const WorkerHello* hello = hello_of_variant(r, v)) {
-      for (const StoredHelloField& field : kStoredHelloFields) variant[field.key] = hello->*field.member;
-      if (!hello->entry_functions.empty()) variant["entry_functions"] = hello->entry_functions;
-    }
-    variants.push_back(std::move(variant));
-  }
-
+  for (std::size_t v = 0; v < r.plan.variants.size(); ++v) variants.push_back(variant_json(r, v));
   nlohmann::json cells = nlohmann::json::array();
   const MetricNames& names = metric_names(r.protocol.measure);
-  for (const CellRecord& record : r.cells) {
-    const CellSpec& spec = record.cell.spec;
-    const Variant& variant = r.plan.variants[record.cell.variant];
-    const CellSummary& s = record.summary;
-    nlohmann::json processes = nlohmann::json::array();
-    for (const auto& p : record.processes) {
-      processes.push_back({{"round", p.round + 1},
-                           {"pid", p.pid},
-                           {"cpu", p.cpu},
-                           {"seed", p.seed},
-                           {"iterations", p.iterations},
-                           {"warmup_batches", p.warmup_batches},
-                           {"warm", p.warm},
-                           {names.process_median, p.median_ns_per_op},
-                           {names.samples, p.sample_ns_per_op}});
-      if (p.data_accesses_per_op) processes.back()["data_accesses_per_op"] = *p.data_accesses_per_op;
-      if (!p.sample_iterations.empty()) processes.back()["sample_iterations"] = p.sample_iterations;
-      if (!p.counter_samples_per_op.empty()) processes.back()["counter_samples_per_op"] = p.counter_samples_per_op;
-    }
-    cells.push_back({{"id", spec.id},
-                     {"variant", variant.label()},
-                     {"side", side_of(r, record)},
-                     {"backend", variant.backend},
-                     {"policy", name_of(spec.policy)},
-                     {"workload", name_of(spec.workload)},
-                     {"size", spec.size},
-                     {"requested_align", spec.alignment.requested},
-                     {"preferred_align", spec.alignment.preferred},
-                     {"live", spec.live},
-                     {"status", name_of(s.status)},
-                     {"errors", record.failures},
-                     {names.per_op, optional_number(s.ns_per_op)},
-                     {names.process_min, optional_number(s.process_min_ns)},
-                     {names.process_max, optional_number(s.process_max_ns)},
-                     {names.best, optional_number(s.best)},
-                     {"unstable", s.unstable},
-                     {"iterations", s.iterations},
-                     {"ops_per_iteration", spec.live},
-                     {"samples", s.samples},
-                     {"elision_suspected", s.elision_suspected},
-                     {"counts", record.counts ? nlohmann::json(*record.counts) : nlohmann::json(nullptr)},
-                     {"counts_unavailable", record.counts_unavailable.empty() ? nlohmann::json(nullptr)
-                                                                            : nlohmann::json(record.counts_unavailable)},
-                     {"count_check", s.count_check.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.count_check)},
-                     {"processes", processes},
-                     {"refusal", record.refusal.empty() ? nlohmann::json(nullptr) : nlohmann::json(record.refusal)},
-                     {"finished_rounds", finished_rounds(record)},
-                     {"counting_finished", record.counting_done}});
-    if (!s.counters_per_op.empty()) cells.back()["counters_per_op"] = s.counters_per_op;
-    if (record.shard > 0) {
-      cells.back()["shard"] = record.shard;
-      cells.back()["machine_fingerprint"] = record.machine_fingerprint;
-    }
-    if (spec.workload == Workload::xthread && s.ns_per_op && r.protocol.measure == Measure::time)
-      cells.back()["objects_per_second"] = 1e9 / *s.ns_per_op;
-    if (record.counts) {
-      nlohmann::json& counts = cells.back()["counts"];
-      counts.erase("type");
-      counts.erase("id");
-      counts.erase("status");
-    }
-  }
+  for (const CellRecord& record : r.cells) cells.push_back(cell_json(r, record, names));
 
   nlohmann::json workers = r.earlier_workers;
   for (const auto& w : r.workers) workers.push_back(worker_json(r, w));
@@ -211,7 +215,7 @@ nlohmann::json results_to_json(const RunResults& r) {
           {"command_line", r.command_line},
           {"matrix", matrix_json(r.matrix)},
           {"protocol", protocol_json(r.protocol, r.stored_batch_rules)},
-          {"conditions", r.conditions},
+          {"conditions", conditions_to_json(r.conditions)},
           {"variants", variants},
           {"workers", workers},
           {"cells", cells}};

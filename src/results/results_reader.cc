@@ -263,8 +263,7 @@ RunResults results_from_json(const nlohmann::json& j, const std::string& path) {
   r.run_id = root.has("run_id") ? root.at("run_id").text() : "";
   if (root.has("finished_at")) r.finished_at = root.at("finished_at").text();
   r.command_line = root.at("command_line").texts();
-  r.conditions = root.at("conditions").json();
-  if (!r.conditions.is_object()) root.at("conditions").fail("must be an object");
+  r.conditions = conditions_from_json(root.at("conditions"));
 
   const JsonField variants = root.at("variants");
   std::map<std::string, std::size_t> labels;

@@ -1,4 +1,3 @@
-#include "src/util/atomic_file.h"
 #include "src/run/execute.h"
 
 #include <unistd.h>
@@ -11,7 +10,7 @@
 
 #include "src/machine/conditions.h"
 #include "src/plan/cost.h"
-#include "src/run/adaptive_rounds.h"
+#include "src/run/added_rounds.h"
 #include "src/run/beside_cpus.h"
 #include "src/run/counting_pause.h"
 #include "src/run/orchestrator.h"
@@ -22,8 +21,10 @@
 #include "src/run/resume.h"
 #include "src/run/run_origin.h"
 #include "src/run/worker_registry.h"
+#include "src/util/atomic_file.h"
 #include "src/util/errors.h"
 #include "src/util/interrupt.h"
+#include "src/util/json_field.h"
 #include "src/util/json_file.h"
 #include "src/util/timestamp.h"
 #include "src/util/text.h"
@@ -38,48 +39,42 @@ std::string valgrind_path() {
                          "valgrind)");
 }
 
-RunResults execute_plan(Plan plan, const Matrix& matrix, const std::filesystem::path& dir,
-                        const std::vector<std::string>& command_line, bool resume) {
-  const auto started = std::chrono::steady_clock::now();  // what --budget counts from
-  RunResults results;
-  results.plan = std::move(plan);
-  results.matrix = matrix;
-  results.protocol = matrix.protocol;
-  release_orchestrator_cpus();  // a second run of one command starts from the full set again
-  results.conditions = collect_conditions();
-  results.command_line = command_line;
-  results.started_at = utc_timestamp("%Y-%m-%dT%H:%M:%SZ");
-  // Two runs can start within one second; the id tells them apart.
-  results.run_id = fmt::format("{:016x}", std::random_device{}() * 0x100000000ull + std::random_device{}());
+namespace {
 
-  // The CPU the workers will pin to, for the isolation check.
-  int cpu = -1;
-  if (matrix.protocol.pin) {
-    cpu = matrix.protocol.cpu;
-    if (cpu < 0 && results.conditions["allowed_cpus"].is_array() && !results.conditions["allowed_cpus"].empty())
-      cpu = results.conditions["allowed_cpus"].back().get<int>();
-  }
-  results.conditions["warnings"] = environment_warnings(results.conditions, cpu);
-  // abench itself (reading worker output, writing results after every cell) keeps off the
-  // CPU the workers measure on, where another CPU is allowed. Workers pin themselves.
-  const std::vector<int> own_cpus = keep_orchestrator_off_cpu(cpu);
-  results.conditions["orchestrator_cpus"] = own_cpus;
-  // Beside, a counting run is stopped while a timed worker samples: where that cannot be
-  // done (no pidfds), counting runs go first.
-  const int counting_cpu = matrix.protocol.counts && matrix.protocol.counts_beside && CountingPause::supported()
-                               ? counting_lane_cpu(cpu, own_cpus)
-                               : -1;
-  results.conditions["counting_cpu"] = counting_cpu >= 0 ? nlohmann::json(counting_cpu) : nlohmann::json(nullptr);
-  // Where paced pairs start up ahead of their turn (none: they start when it comes): pinned
-  // workers (a CPU to move to), timed by the clock (a perf worker opens its counters where
-  // it is pinned, at start-up).
-  const RunProtocol& protocol = matrix.protocol;
-  const std::vector<int> start_ahead_cpus = protocol.start_ahead && protocol.interleave_batches && protocol.pin &&
-                                                    protocol.measure == Measure::time
-                                                ? beside_cpus(cpu, own_cpus)
-                                                : std::vector<int>{};
-  results.conditions["start_ahead_cpus"] = start_ahead_cpus;
-  for (const auto& w : results.conditions["warnings"]) fmt::print(stderr, "warning: {}\n", w.get<std::string>());
+// Where the run's processes go; recorded in its conditions.
+struct Placement {
+  int measured_cpu = -1;  // timed workers pin to it (-1: not pinned)
+  std::vector<int> own_cpus;
+  int counting_cpu = -1;  // the counting lane beside the timed rounds (-1: they go first)
+  std::vector<int> start_ahead_cpus;
+};
+
+// What abench records of the machine, and where it puts its processes: abench itself
+// (reading worker output, writing results after every cell) off the CPU the workers measure
+// on, where another is allowed; the counting lane beside, where a counting run can be
+// stopped while a timed worker samples (pidfds); paced pairs starting up ahead of their turn
+// where workers are pinned and timed by the clock (a perf worker opens its counters where it
+// is pinned, at start-up).
+RunConditions record_conditions(const RunProtocol& p, Placement& placed) {
+  release_orchestrator_cpus();  // a second run of one command starts from the full set again
+  const nlohmann::json collected = collect_conditions();
+  RunConditions c = conditions_from_facts(collected);
+  if (p.pin) placed.measured_cpu = p.cpu >= 0 ? p.cpu : c.last_allowed_cpu();
+  c.warnings = environment_warnings(collected, placed.measured_cpu);
+  placed.own_cpus = c.orchestrator_cpus = keep_orchestrator_off_cpu(placed.measured_cpu);
+  if (p.counts && p.counts_beside && CountingPause::supported())
+    placed.counting_cpu = counting_lane_cpu(placed.measured_cpu, placed.own_cpus);
+  if (placed.counting_cpu >= 0) c.counting_cpu = placed.counting_cpu;
+  if (p.start_ahead && p.interleave_batches && p.pin && p.measure == Measure::time)
+    placed.start_ahead_cpus = beside_cpus(placed.measured_cpu, placed.own_cpus);
+  c.start_ahead_cpus = placed.start_ahead_cpus;
+  return c;
+}
+
+// What the user should know before the run begins.
+void say_before_running(const RunResults& results) {
+  for (const std::string& w : results.conditions.warnings) fmt::print(stderr, "warning: {}\n", w);
+  const RunProtocol& protocol = results.protocol;
   if (protocol.budget_s > 0)
     if (const double planned = cumulative_expected_seconds(results.plan, results.plan.jobs, protocol).back();
         planned > protocol.budget_s)
@@ -89,91 +84,87 @@ RunResults execute_plan(Plan plan, const Matrix& matrix, const std::filesystem::
   if (const auto& shard = results.plan.shard)
     fmt::print(stderr, "shard {}/{}: {} of the plan's {} cells, expected {:.0f} s of {:.0f} s\n", shard->index,
                shard->count, shard->plan_ids.size(), shard->plan_cells, shard->expected_s, shard->plan_expected_s);
+}
 
-  ProgressLine progress(stderr_is_terminal());
+// The orchestrator's hooks: worker paths, CPUs, results on disk between workers, progress.
+OrchestratorHooks hooks_for(const RunResults& results, const Placement& placed, ResultSaver& saver,
+                            ProgressLine& progress, const std::filesystem::path& dir) {
   OrchestratorHooks hooks;
-  hooks.counting_cpu = counting_cpu;
-  if (matrix.protocol.counts && counting_cpu < 0) {
-    if (cpu >= 0) {
-      hooks.counting_first_cpus = {cpu};
-      hooks.counting_first_cpus.insert(hooks.counting_first_cpus.end(), own_cpus.begin(), own_cpus.end());
-    } else if (results.conditions["allowed_cpus"].is_array()) {  // unpinned: as many at a time as CPUs
-      hooks.counting_first_cpus = results.conditions["allowed_cpus"].get<std::vector<int>>();
+  hooks.counting_cpu = placed.counting_cpu;
+  if (results.protocol.counts && placed.counting_cpu < 0) {
+    if (placed.measured_cpu >= 0) {
+      hooks.counting_first_cpus = {placed.measured_cpu};
+      hooks.counting_first_cpus.insert(hooks.counting_first_cpus.end(), placed.own_cpus.begin(), placed.own_cpus.end());
+    } else {  // unpinned: as many at a time as CPUs
+      hooks.counting_first_cpus = results.conditions.allowed_cpus;
     }
   }
-  hooks.measured_cpu = cpu;
-  hooks.start_ahead_cpus = start_ahead_cpus;
+  hooks.measured_cpu = placed.measured_cpu;
+  hooks.start_ahead_cpus = placed.start_ahead_cpus;
   hooks.worker_path = [](const Variant& variant, WorkerMode mode) { return worker_path(variant, mode); };
-  ResultSaver saver(dir);
-  hooks.on_update = [&](const RunResults&) { saver.changed(); };
-  hooks.between_workers = [&](const RunResults& r) { saver.between_workers(r); };
-  hooks.on_progress = [&](std::size_t done, std::size_t total, const std::string& current) {
+  hooks.on_update = [&saver](const RunResults&) { saver.changed(); };
+  hooks.between_workers = [&saver](const RunResults& r) { saver.between_workers(r); };
+  hooks.on_progress = [&progress](std::size_t done, std::size_t total, const std::string& current) {
     progress.update(done, total, current);
   };
-  if (matrix.protocol.measure == Measure::instructions) {
+  if (results.protocol.measure == Measure::instructions) {
     hooks.valgrind = valgrind_path();
     hooks.callgrind_dir = (dir / "callgrind").string();
     make_output_subdirectory(hooks.callgrind_dir);
   }
-  ProcessLauncher launcher;
-  if (resume) {
-    const std::string path = (dir / "results.json").string();
-    const nlohmann::json stored = read_json_file(path, "--resume");
-    lay_out_cells(results);
-    restore_finished(results, stored, path);
-    record_run_origin(dir, results.run_id, results.command_line);  // the line it goes on with
-    if (stored.contains("conditions")) {
-      // The conditions of the first part stay; each resumption adds its own start.
-      nlohmann::json first = stored["conditions"];
-      first["resumed"] = stored["conditions"].value("resumed", nlohmann::json::array());
-      first["resumed"].push_back({{"at", utc_timestamp("%Y-%m-%dT%H:%M:%SZ")}, {"conditions", results.conditions}});
-      results.conditions = std::move(first);
-    }
-    const std::vector<Job> left = jobs_left(results);
-    progress.expect(cumulative_expected_seconds(results.plan, left, results.protocol));
-    run_jobs(results, left, launcher, hooks);
-  } else {
+  return hooks;
+}
+
+// The plan's jobs, or what an interrupted run in dir had not finished; the conditions of its
+// first part stay, each resumption adding its own start.
+void run_or_resume(RunResults& results, const std::filesystem::path& dir, bool resume, WorkerLauncher& launcher,
+                   const OrchestratorHooks& hooks, ProgressLine& progress) {
+  if (!resume) {
     record_run_origin(dir, results.run_id, results.command_line);  // so that its --resume may run its code
     progress.expect(cumulative_expected_seconds(results.plan, results.plan.jobs, results.protocol));
     run_plan(results, launcher, hooks);
+    return;
   }
-  if (const RunProtocol& p = results.protocol; p.until_interval > 0) {
-    const IntervalTarget target{p.until_interval, p.max_rounds, p.interval_confidence, p.budget_s};
-    const std::size_t judged = results.plan.partner.empty() ? results.cells.size() : results.cells.size() / 2;
-    std::size_t last_unresolved = judged + 1;
-    int added = 0;
-    run_adaptive_rounds(results, target, launcher, hooks, started, [&](const RoundAnnouncement& round) {
-      ++added;
-      if (round.seconds_left < 0) {
-        progress.finish();
-        fmt::print(stderr, "round {}: {} cell{} still wider than {:g}%\n", round.jobs.front().round + 1, round.cells,
-                   round.cells == 1 ? "" : "s", p.until_interval * 100);
-      } else {
-        // Cells stand at different rounds under a budget: the rounds added are counted instead.
-        // A budget's rounds can be many: a line when the count of wide cells changes, the
-        // progress line in between.
-        const std::string status = fmt::format("{} of {} cells still wider than {:g}%, {} of the budget left",
-                                               round.unresolved, judged, p.until_interval * 100,
-                                               format_duration(round.seconds_left));
-        if (round.unresolved != last_unresolved) {
-          progress.finish();
-          fmt::print(stderr, "added round {}: {} (this round: {} cell{})\n", added, status, round.cells,
-                     round.cells == 1 ? "" : "s");
-          last_unresolved = round.unresolved;
-        }
-        progress.note(fmt::format("added round {}: {}", added, status));
-      }
-      progress.expect(cumulative_expected_seconds(results.plan, round.jobs, results.protocol));
-    });
-    if (p.budget_s > 0 && interrupt_signal() == 0) {
-      progress.finish();
-      const std::size_t wide = cells_left_wide(results, target);
-      fmt::print(stderr, "--budget {}: measured in {}; {} cell{} still wider than {:g}%{}\n", format_duration(p.budget_s),
-                 format_duration(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()),
-                 wide, wide == 1 ? "" : "s", p.until_interval * 100,
-                 wide ? " (not expected to narrow in the time left, or at --max-rounds)" : "");
-    }
+  const std::string path = (dir / "results.json").string();
+  const nlohmann::json stored = read_json_file(path, "--resume");
+  lay_out_cells(results);
+  restore_finished(results, stored, path);
+  record_run_origin(dir, results.run_id, results.command_line);  // the line it goes on with
+  if (stored.contains("conditions")) {
+    RunConditions first = conditions_from_json(JsonField(path, stored["conditions"], "conditions"));
+    if (first.resumed.is_null()) first.resumed = nlohmann::json::array();
+    first.resumed.push_back(
+        {{"at", utc_timestamp("%Y-%m-%dT%H:%M:%SZ")}, {"conditions", conditions_to_json(results.conditions)}});
+    results.conditions = std::move(first);
   }
+  const std::vector<Job> left = jobs_left(results);
+  progress.expect(cumulative_expected_seconds(results.plan, left, results.protocol));
+  run_jobs(results, left, launcher, hooks);
+}
+
+}  // namespace
+
+RunResults execute_plan(Plan plan, const Matrix& matrix, const std::filesystem::path& dir,
+                        const std::vector<std::string>& command_line, bool resume) {
+  const auto started = std::chrono::steady_clock::now();  // what --budget counts from
+  RunResults results;
+  results.plan = std::move(plan);
+  results.matrix = matrix;
+  results.protocol = matrix.protocol;
+  Placement placed;
+  results.conditions = record_conditions(matrix.protocol, placed);
+  results.command_line = command_line;
+  results.started_at = utc_timestamp("%Y-%m-%dT%H:%M:%SZ");
+  // Two runs can start within one second; the id tells them apart.
+  results.run_id = fmt::format("{:016x}", std::random_device{}() * 0x100000000ull + std::random_device{}());
+  say_before_running(results);
+
+  ProgressLine progress(stderr_is_terminal());
+  ResultSaver saver(dir);
+  const OrchestratorHooks hooks = hooks_for(results, placed, saver, progress, dir);
+  ProcessLauncher launcher;
+  run_or_resume(results, dir, resume, launcher, hooks, progress);
+  if (results.protocol.until_interval > 0) run_added_rounds(results, launcher, hooks, progress, started);
   progress.finish();
   results.interrupted_by = interrupt_signal();
   results.complete = results.interrupted_by == 0;

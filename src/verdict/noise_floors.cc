@@ -54,7 +54,7 @@ nlohmann::json noise_about(const std::vector<RunResults>& runs, bool side_by_sid
                                     "baseline of that name included)"},
           {"runs", runs.size()},
           {"processes", runs.empty() ? 0 : runs.front().protocol.processes},
-          {"conditions", runs.empty() ? nlohmann::json::object() : runs.back().conditions}};
+          {"conditions", runs.empty() ? nlohmann::json::object() : conditions_to_json(runs.back().conditions)}};
 }
 
 }  // namespace abench
