@@ -120,7 +120,7 @@ std::string verify_workload(const CellSpec& cell, const char* allocator_name, co
 template <class Batch>
 CellReport measure_batches(const CellSpec& cell, std::uint64_t ops_per_iteration, const SamplerConfig& sampler,
                            Measure measure, Batch&& batch) {
-  if (measure == Measure::instructions) {
+  if (row_of(measure).callgrind) {
     const std::uint64_t iterations = (kInstructionModeOperations + ops_per_iteration - 1) / ops_per_iteration;
     if (!batch(iterations)) throw AllocationFailed();
     bool ok = true;
@@ -268,7 +268,7 @@ CellReport run_cell(const CellSpec& cell, const SamplerConfig& sampler, bool tou
                     const char* allocator_name, const LoadedPlugin* plugin, Measure measure, EntrySet entry) {
   CellReport failed{cell.id, false, "", 0, 0, 0, false, {}, {}, {}, {}};
   try {
-    if (measure == Measure::instructions)
+    if (row_of(measure).callgrind)
       if (std::string refusal = instruction_refusal_reason(cell, touch); !refusal.empty()) {
         failed.error = std::string(kRefusedPrefix) + refusal;
         return failed;

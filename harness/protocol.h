@@ -51,24 +51,48 @@ enum class WorkerMode { time, count };
 
 // What a timed worker measures: wall time; instructions under callgrind; or perf event
 // counters around every timed batch, hardware (perf) or software (perf-sw).
-// One row per measure: its name in matrices, options and files, and what it counts (the
-// --measure help and `abench list`).
 enum class Measure { time, instructions, perf, perf_software };
+
+// One row a measure: what differs between measures is its row's, read where a measure decides
+// something (never a comparison with one measure elsewhere).
 struct MeasureRow {
   Measure measure;
-  std::string_view name;
-  std::string_view what;
+  std::string_view name;  // in matrices, options and files
+  std::string_view what;  // the --measure help and `abench list`
+  // Repeats exactly: one sample a process, a fixed seed, no rounds added to narrow it, stored
+  // figures as good as fresh ones (no side-by-side gate), the gate's instruction threshold.
+  bool exact;
+  // Wall time: pairs started ahead of their turn, the elision check, objects per second, a
+  // budget's shorter batches.
+  bool wall_clock;
+  bool perf_events;  // counters opened with perf_event_open around every batch (harness/perf_events.h)
+  bool callgrind;    // the worker runs under valgrind's callgrind: slow to start, ~50x slower
+  bool holds_times;  // a time, which Google Benchmark's benchmark.json can hold (its time_unit)
+  // Its figure per operation in bencher.json and Go's text, metric and unit; "" for both: the
+  // leading perf event's.
+  std::string_view metric, unit;
+  std::string_view unavailable_hint;  // what to do where perf_unavailable says no
 };
 inline constexpr std::array<MeasureRow, 4> kMeasures{{
-    {Measure::time, "time", "wall time per operation (the default)"},
-    {Measure::instructions, "instructions", "instructions and data accesses under callgrind: deterministic"},
-    {Measure::perf, "perf", "hardware counters: cycles, instructions, branch-misses"},
-    {Measure::perf_software, "perf-sw", "software counters: task-clock, page-faults, context-switches"},
+    {Measure::time, "time", "wall time per operation (the default)", false, true, false, false, true, "latency",
+     "ns/op", ""},
+    {Measure::instructions, "instructions", "instructions and data accesses under callgrind: deterministic", true,
+     false, false, true, false, "instructions", "instr/op", ""},
+    {Measure::perf, "perf", "hardware counters: cycles, instructions, branch-misses", false, false, true, false, true,
+     "", "",
+     "Use --measure instructions (callgrind) for deterministic figures, or perf-sw for the software counters"},
+    {Measure::perf_software, "perf-sw", "software counters: task-clock, page-faults, context-switches", false, false,
+     true, false, true, "", "", "Check /proc/sys/kernel/perf_event_paranoid"},
 }};
+static_assert([] {
+  for (std::size_t i = 0; i < kMeasures.size(); ++i)
+    if (static_cast<std::size_t>(kMeasures[i].measure) != i) return false;
+  return true;
+}(), "kMeasures: one row a measure, in the enum's order");
+inline const MeasureRow& row_of(Measure m) { return kMeasures[static_cast<std::size_t>(m)]; }
 const char* name_of(Measure measure);  // the row's name
 std::string measure_names();           // "time, instructions, perf, perf-sw", for error messages
 bool measure_named(std::string_view name, Measure& measure);
-inline bool is_perf(Measure m) { return m == Measure::perf || m == Measure::perf_software; }
 
 struct WorkerRequest {
   int protocol = kProtocolVersion;

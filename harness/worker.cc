@@ -238,7 +238,7 @@ std::string check_mode(const backend::Identity& identity, const WorkerRequest& r
     return "this is a counting worker, never timed; timings come from abench-worker-" + identity.name;
   if (counting)
     if (std::string problem = interposer_self_test(); !problem.empty()) return problem;
-  if (request.mode == WorkerMode::time && request.measure == Measure::instructions)
+  if (request.mode == WorkerMode::time && row_of(request.measure).callgrind)
     if (std::string why = instruction_counting_unavailable(); !why.empty()) return "cannot count instructions: " + why;
   return "";
 }
@@ -251,7 +251,7 @@ std::string place(WorkerRequest& request, WorkerHello& hello) {
     if (!pin.error.empty()) return pin.error;
     hello.pinned_cpu = pin.cpu;
   }
-  if (request.mode == WorkerMode::time && is_perf(request.measure)) {
+  if (request.mode == WorkerMode::time && row_of(request.measure).perf_events) {
     if (std::string why = perf_unavailable(request.measure); !why.empty())
       return std::string("--measure ") + name_of(request.measure) + ": not supported here: " + why;
     hello.perf_events = perf_events_here(request.measure).source;

@@ -141,4 +141,21 @@ TEST(Layering, RunFilesFitIn250LinesAndFunctionsIn80) {
   EXPECT_GT(functions, 300);
 }
 
+// Traits, not branches (docs/architecture.md): what differs between measures is kMeasures'
+// row (harness/protocol.h), read where a measure decides something; a comparison with one
+// measure stays only where the measures differ by a table of their own (perf's events).
+TEST(Layering, AtMost10BranchesOnTheMeasure) {
+  const std::regex branch(R"re((==|!=)\s*Measure::|case Measure::)re");
+  int branches = 0;
+  for (const char* folder : {"src", "harness", "allocators"})
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(kSource.parent_path() / folder)) {
+      if (!entry.is_regular_file() || entry.path().filename() == "protocol.h") continue;
+      std::ifstream in(entry.path());
+      for (std::string line; std::getline(in, line);)
+        for (std::sregex_iterator m(line.begin(), line.end(), branch), end; m != end; ++m) ++branches;
+    }
+  EXPECT_LE(branches, 10);
+  EXPECT_GT(branches, 0) << "the check found no branch at all: does it still read the tree?";
+}
+
 }  // namespace

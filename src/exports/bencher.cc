@@ -11,10 +11,8 @@
 namespace abench {
 
 std::string bencher_json(const RunResults& r) {
-  const bool perf = is_perf(r.protocol.measure);
-  const std::string measure = r.protocol.measure == Measure::instructions ? "instructions"
-                              : perf ? perf_events_of(r.protocol.measure).front().name
-                                     : "latency";
+  const std::string_view metric = row_of(r.protocol.measure).metric;
+  const std::string measure = metric.empty() ? perf_events_of(r.protocol.measure).front().name : std::string(metric);
   const std::vector<std::string> variants = variant_name_parts(r);
   nlohmann::json out = nlohmann::json::object();
   for (const CellRecord& record : r.cells) {

@@ -60,12 +60,9 @@ std::string key_value_name(const CellIdentity& c) {
 }
 
 std::string unit_per_op(Measure measure) {
-  if (measure == Measure::instructions) return "instr/op";
-  if (is_perf(measure)) {
-    const std::string leader = perf_events_of(measure).front().name;
-    return leader == "task-clock" ? "task-clock-ns/op" : leader + "/op";  // task-clock counts ns
-  }
-  return "ns/op";
+  if (!row_of(measure).unit.empty()) return std::string(row_of(measure).unit);
+  const std::string leader = perf_events_of(measure).front().name;
+  return leader == "task-clock" ? "task-clock-ns/op" : leader + "/op";  // task-clock counts ns
 }
 
 std::string go_arch(std::string_view machine) {

@@ -11,7 +11,7 @@ namespace abench {
 namespace {
 
 std::string times_only(Measure measure) {
-  if (measure != Measure::instructions) return "";
+  if (row_of(measure).holds_times) return "";
   return "it holds times (Google Benchmark's time_unit is ns, us, ms or s) and --measure instructions times "
          "nothing: use go, bencher or action, which name their unit";
 }

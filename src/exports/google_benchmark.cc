@@ -29,7 +29,7 @@ struct Repetition {
 };
 
 std::vector<Repetition> repetitions_of(const RunResults& r, const CellRecord& record, bool every_sample) {
-  const bool perf = is_perf(r.protocol.measure);
+  const bool perf = row_of(r.protocol.measure).perf_events;
   const std::string leader = perf ? perf_events_of(r.protocol.measure).front().name : "";
   std::vector<Repetition> out;
   for (const ProcessMeasurement& p : record.processes) {
@@ -117,7 +117,7 @@ std::string render_google_json(const RunResults& r, bool every_sample) {
         {"library_build_type", "release"},
         {"abench_repetitions", every_sample ? "one per timed sample (samples of one process are not independent)"
                                             : "one per worker process: its median sample"},
-        {"abench_time", is_perf(r.protocol.measure) ? "each batch's wall time; the perf events per operation as counters"
+        {"abench_time", row_of(r.protocol.measure).perf_events ? "each batch's wall time; the perf events per operation as counters"
                                                     : "wall time per operation"},
         {"abench_cpu_time", "not measured: equal to real_time, so that tools expecting it read the file"},
         {"abench_allocators", allocators},

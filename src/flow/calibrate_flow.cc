@@ -78,7 +78,7 @@ CalibrateOutcome run_calibrate(const CalibrateRequest& r, const std::vector<std:
   const RunResults baseline = stored ? load_results((store / "results.json").string()) : RunResults{};
   Matrix matrix = calibrate_matrix(r, baseline, stored);
   const auto workers = stored ? stored_workers_dir(store / "results.json", true, nullptr) : std::filesystem::path();
-  const bool side_by_side = r.variant.empty() && !workers.empty() && matrix.protocol.measure != Measure::instructions;
+  const bool side_by_side = r.variant.empty() && !workers.empty() && !row_of(matrix.protocol.measure).exact;
   std::vector<Variant> variants;
   if (!r.variant.empty())
     variants = expand_variant_spec(parse_variant_spec(r.variant, "--variant", built_backends()), matrix);

@@ -134,7 +134,7 @@ Gated gate_on_stored_figures(const GateRequest& r, const GateJudging& j, const M
     verdict.notes.push_back(fmt::format("The workers in {} were not run: that baseline is not one abench stored under "
                                         "results/baselines/ (a results file from elsewhere must not run its "
                                         "neighbour's code); --run-stored-workers runs them.", untrusted_workers));
-  verdict.notes.push_back(!have_workers || matrix.protocol.measure == Measure::instructions
+  verdict.notes.push_back(!have_workers || row_of(matrix.protocol.measure).exact
                               ? "The candidate was gated against the baseline's stored figures."
                               : "The candidate was gated against the baseline's stored figures (--stored-figures): "
                                 "on a shared machine they drift between runs; see docs/ci.md.");
@@ -149,7 +149,9 @@ Gated gate_measured(const GateRequest& r, const GateJudging& j, const std::vecto
   MeasureOptions measure = r.measure;
   std::string untrusted_workers;
   const auto workers = stored_workers_dir(j.baseline_path, r.run_stored_workers, &untrusted_workers);
-  const bool timed = j.baseline.protocol.measure == Measure::time && measure.measure.value_or("time") == "time";
+  Measure asked = j.baseline.protocol.measure;
+  if (measure.measure) measure_named(*measure.measure, asked);
+  const bool timed = row_of(j.baseline.protocol.measure).wall_clock && row_of(asked).wall_clock;
   // A paired gate aims at the threshold's width: an interval that narrow either passes or is
   // called, never UNCLEAR; with a budget, within its time. Rounds are added by width, never
   // by where the interval lies (src/run/adaptive_rounds.h).
@@ -157,7 +159,7 @@ Gated gate_measured(const GateRequest& r, const GateJudging& j, const std::vecto
   if (!measure.until_interval_percent && (paired || measure.budget_s))
     measure.until_interval_percent = j.rules.threshold * 100;
   const Matrix matrix = candidate_matrix(measure, j.baseline);
-  if (!r.stored_figures && !workers.empty() && matrix.protocol.measure != Measure::instructions)
+  if (!r.stored_figures && !workers.empty() && !row_of(matrix.protocol.measure).exact)
     return gate_side_by_side(r, j, matrix, measure, workers, command_line);
   return gate_on_stored_figures(r, j, matrix, measure, untrusted_workers, !workers.empty(), command_line);
 }

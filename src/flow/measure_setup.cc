@@ -63,7 +63,7 @@ Matrix load_measure_matrix(const MeasureOptions& o, const std::vector<std::strin
   apply_measure_options(matrix, o, built);
   check_possible_here(o, matrix.protocol.measure);
   // Deterministic mode repeats exactly only with the same cell orders: a fixed seed.
-  if (matrix.protocol.seed == 0 && matrix.protocol.measure == Measure::instructions) matrix.protocol.seed = 1;
+  if (matrix.protocol.seed == 0 && row_of(matrix.protocol.measure).exact) matrix.protocol.seed = 1;
   // Every shard must plan the same cell orders, and merge refuses shards of two seeds.
   if (matrix.protocol.seed == 0 && o.shard)
     throw UsageError("option --shard: give every shard the same --seed (e.g. --seed 1, or the CI run's number): each "

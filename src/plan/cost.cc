@@ -19,7 +19,7 @@ constexpr double kCallgrindStartS = 1.0;
 
 double expected_timed_seconds(const CellSpec& cell, const RunProtocol& p) {
   (void)cell;  // every cell's batches last min_batch_ms: the protocol, not the cell, sets the time
-  if (p.measure == Measure::instructions) return kCallgrindStartS;
+  if (row_of(p.measure).callgrind) return kCallgrindStartS;
   const double timed = (p.samples + kWarmupBatches) * kBatchLength * p.min_batch_ms / 1000;
   return timed + (p.fresh_process_per_cell ? kWorkerStartS : 0);
 }

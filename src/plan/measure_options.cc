@@ -58,7 +58,7 @@ nlohmann::json number_text(const std::string& text, const std::string& where) {
 }  // namespace
 
 void check_explain_combination(Measure measure, bool sharded) {
-  if (measure == Measure::instructions)
+  if (row_of(measure).callgrind)
     throw UsageError("option --explain: --measure instructions already counts the instructions (and the simulated "
                      "misses); --explain adds them to a timed run");
   if (sharded) throw UsageError("option --explain: not with --shard (explain the cells in one run)");
@@ -84,27 +84,23 @@ void apply_measure_options(Matrix& m, const MeasureOptions& o, const std::vector
   if (o.measure && !measure_named(*o.measure, p.measure))
     throw UsageError(fmt::format("option --measure: unknown measure '{}' (allowed: {})", *o.measure, measure_names()));
   // Before the checks of what this machine can measure: the combination is wrong anywhere.
-  if ((o.until_interval_percent || o.budget_s) && p.measure == Measure::instructions)
+  if ((o.until_interval_percent || o.budget_s) && row_of(p.measure).exact)
     throw UsageError(fmt::format("option {}: --measure instructions repeats its counts exactly, so more rounds "
                                  "narrow nothing; leave it out", o.budget_s ? "--budget" : "--until-interval"));
   if (o.explain) check_explain_combination(p.measure, o.shard.has_value());
   // Perf counters that cannot be opened here are an error before anything runs, never a
   // run of made-up or empty figures.
-  if (is_perf(p.measure))
+  if (row_of(p.measure).perf_events)
     if (std::string why = perf_unavailable(p.measure); !why.empty())
       throw UsageError(fmt::format("--measure {}: not supported on this machine: {}; nothing was measured. {}",
-                                   name_of(p.measure), why,
-                                   p.measure == Measure::perf
-                                       ? "Use --measure instructions (callgrind) for deterministic figures, or "
-                                         "perf-sw for the software counters"
-                                       : "Check /proc/sys/kernel/perf_event_paranoid"));
+                                   name_of(p.measure), why, row_of(p.measure).unavailable_hint));
   // callgrind translates the machine's own code; inside qemu-user there is none of it.
-  if (p.measure == Measure::instructions)
+  if (row_of(p.measure).callgrind)
     if (const auto emulator = emulator_of_this_process())
       throw UsageError(fmt::format("--measure instructions: not supported under emulation ({}): callgrind cannot run "
                                    "an emulated worker; nothing was measured. Count on the machine itself",
                                    *emulator));
-  if (p.measure == Measure::instructions) p.samples = 1;  // every sample would be the same, unless asked
+  if (row_of(p.measure).exact) p.samples = 1;  // every sample would be the same, unless asked
   for (const auto& [key, value] : o.protocol)
     if (const std::string wrong = set_protocol_field(*protocol_field(key), value, p); !wrong.empty())
       throw UsageError(fmt::format("option {}: {}", protocol_field(key)->option, wrong));

@@ -23,7 +23,7 @@ void use_context_protocol(RunProtocol& protocol, const MeasureOptions& o) {
     refuse(o.budget_s ? "--budget" : "--until-interval", "added rounds are fresh processes, which have no history");
   if (o.shard) refuse("--shard", "a shard's processes would carry only the shard's cells as history");
   if (o.explain) refuse("--explain", "explain the cells in a run of their own");
-  if (protocol.measure == Measure::instructions)
+  if (row_of(protocol.measure).exact)
     refuse("--measure instructions", "counts the instructions of the cells alone; --context is a timing claim");
   protocol.context = true;
   protocol.fresh_process_per_cell = false;
@@ -36,9 +36,9 @@ void use_context_protocol(RunProtocol& protocol, const MeasureOptions& o) {
 }
 
 void use_paired_protocol(RunProtocol& protocol, const MeasureOptions& options, double confidence) {
-  if (protocol.measure == Measure::instructions) return;
+  if (row_of(protocol.measure).exact) return;
   if (!options.protocol.contains("processes")) protocol.processes = std::max(protocol.processes, min_rounds_for(confidence));
-  if (protocol.budget_s > 0 && protocol.measure == Measure::time) {
+  if (protocol.budget_s > 0 && row_of(protocol.measure).wall_clock) {
     if (!options.protocol.contains("samples")) protocol.samples = kBudgetSamples;
     if (!options.protocol.contains("min_batch_ms")) protocol.min_batch_ms = kBudgetMinBatchMs;
   }

@@ -12,9 +12,8 @@ inline constexpr int kBudgetMaxRounds = 100;
 inline constexpr double kMaxBudgetSeconds = 7 * 24 * 3600;
 // A paired compare under a budget: cheaper processes, so the time buys rounds. The noise a
 // round's ratio carries is mostly between processes, which longer processes do not average
-// out: on this project's VM, 18 cells of the default matrix in 71 s came to a median
-// interval 8.4% wide at 11 samples of 25 ms (6 rounds), 2.8% at 5 samples of 10 ms (9 to 56
-// rounds). Unless --samples or --min-batch-ms say otherwise.
+// out (docs/statistics.md, "A time budget", has the measurements). Unless --samples or
+// --min-batch-ms say otherwise.
 inline constexpr int kBudgetSamples = 5;
 inline constexpr double kBudgetMinBatchMs = 10;
 inline constexpr const char* kAdaptiveRoundsRule =

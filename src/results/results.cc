@@ -65,13 +65,9 @@ const MetricNames& metric_names(Measure measure) {
   static const MetricNames task_clock{"task_clock_ns_per_op", "process_min_task_clock_ns",
                                       "process_max_task_clock_ns", "median_task_clock_ns_per_op",
                                       "best_task_clock_ns_per_op", "samples_task_clock_ns_per_op", "task-clock ns/op"};
-  switch (measure) {
-    case Measure::instructions: return instructions;
-    case Measure::perf: return cycles;
-    case Measure::perf_software: return task_clock;
-    case Measure::time: break;
-  }
-  return time;
+  // In kMeasures' order.
+  static const std::array<const MetricNames*, kMeasures.size()> kByMeasure{&time, &instructions, &cycles, &task_clock};
+  return *kByMeasure[static_cast<std::size_t>(measure)];
 }
 
 CellSummary summarize(const CellRecord& record, int expected_processes, Measure measure) {
@@ -124,7 +120,7 @@ CellSummary summarize(const CellRecord& record, int expected_processes, Measure 
     for (const auto& [event, samples] : p.counter_samples_per_op) counter_medians[event].push_back(median(samples));
   for (const auto& [event, values] : counter_medians) s.counters_per_op[event] = median(values);
   s.unstable = medians.size() > 1 && *s.process_max_ns > kUnstableSpread * *s.process_min_ns;
-  s.elision_suspected = measure == Measure::time && record.cell.spec.workload != Workload::noop &&
+  s.elision_suspected = row_of(measure).wall_clock && record.cell.spec.workload != Workload::noop &&
                         *s.ns_per_op < kMinPlausibleNsPerAllocatingOp;
   return s;
 }

@@ -63,11 +63,11 @@ nlohmann::json protocol_json(const RunProtocol& p, const nlohmann::json& stored_
     j["until_interval"]["budget_seconds"] = p.budget_s;
     j["until_interval"]["budget_rule"] = kBudgetRule;
   }
-  if (p.measure == Measure::instructions)
+  if (row_of(p.measure).callgrind)
     j["instructions_mode"] = {{"tool", "valgrind --tool=callgrind --collect-atstart=no --cache-sim=yes --branch-sim=yes --dump-instr=yes"},
                               {"operations_per_cell", kInstructionModeOperations},
                               {"jemalloc_malloc_conf", backend_named("jemalloc")->deterministic_env_value}};
-  if (is_perf(p.measure)) {
+  if (row_of(p.measure).perf_events) {
     nlohmann::json events = nlohmann::json::array();
     for (const PerfEventSpec& e : perf_events_of(p.measure)) events.push_back(e.name);
     j["perf_mode"] = {{"events", events},
@@ -186,7 +186,7 @@ nlohmann::json cell_json(const RunResults& r, const CellRecord& record, const Me
     cell["shard"] = record.shard;
     cell["machine_fingerprint"] = record.machine_fingerprint;
   }
-  if (spec.workload == Workload::xthread && s.ns_per_op && r.protocol.measure == Measure::time)
+  if (spec.workload == Workload::xthread && s.ns_per_op && row_of(r.protocol.measure).wall_clock)
     cell["objects_per_second"] = 1e9 / *s.ns_per_op;
   if (record.counts)
     for (const char* key : {"type", "id", "status"}) cell["counts"].erase(key);

@@ -19,7 +19,7 @@ struct Allowances {
 
   explicit Allowances(const RunProtocol& p) : user_s(p.worker_timeout_s) {
     const double batch_s = p.min_batch_ms / 1000.0;
-    const bool callgrind = p.measure == Measure::instructions;  // ~50x slower, and slow to start
+    const bool callgrind = row_of(p.measure).callgrind;
     start_s = callgrind ? 120 : 30;
     // Warm-up doubles the batch until it lasts min_batch: about 4 batches' time; a compare's
     // fixed count may be slower on this side.

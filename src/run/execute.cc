@@ -65,7 +65,7 @@ RunConditions record_conditions(const RunProtocol& p, Placement& placed) {
   if (p.counts && p.counts_beside && CountingPause::supported())
     placed.counting_cpu = counting_lane_cpu(placed.measured_cpu, placed.own_cpus);
   if (placed.counting_cpu >= 0) c.counting_cpu = placed.counting_cpu;
-  if (p.start_ahead && p.interleave_batches && p.pin && p.measure == Measure::time)
+  if (p.start_ahead && p.interleave_batches && p.pin && row_of(p.measure).wall_clock)
     placed.start_ahead_cpus = beside_cpus(placed.measured_cpu, placed.own_cpus);
   c.start_ahead_cpus = placed.start_ahead_cpus;
   return c;
@@ -107,7 +107,7 @@ OrchestratorHooks hooks_for(const RunResults& results, const Placement& placed, 
   hooks.on_progress = [&progress](std::size_t done, std::size_t total, const std::string& current) {
     progress.update(done, total, current);
   };
-  if (results.protocol.measure == Measure::instructions) {
+  if (row_of(results.protocol.measure).callgrind) {
     hooks.valgrind = valgrind_path();
     hooks.callgrind_dir = (dir / "callgrind").string();
     make_output_subdirectory(hooks.callgrind_dir);

@@ -43,7 +43,7 @@ LaunchRequest make_launch_request(const RunResults& results, const Job& job, con
   request.pace_fd = pace_fd;
   request.stdin_text = nlohmann::json(worker_request).dump() + "\n";
   request.timeout_s = Allowances(results.protocol).start();
-  if (job.mode == WorkerMode::time && results.protocol.measure == Measure::instructions) {
+  if (job.mode == WorkerMode::time && row_of(results.protocol.measure).callgrind) {
     // Collection starts off; the worker switches it on around each measured region and
     // reads its dumps from this directory. --cache-sim adds data reads, writes and misses,
     // --branch-sim branches and mispredictions (harness/instruction_counter.h).

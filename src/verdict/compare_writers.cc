@@ -309,7 +309,7 @@ std::string comparison_csv(const Comparison& c) {
 }
 
 std::string interval_method_text(const Comparison& c) {
-  if (c.measure == Measure::instructions)
+  if (row_of(c.measure).exact)
     return "exact counts: the interval is the range of the rounds' changes, and a change is called when that "
            "range excludes 0";
   return fmt::format("exact {:.0f}% sign-test interval over the rounds' paired ratios{} (change: their median)",

@@ -50,7 +50,7 @@ CellPair pair_of(const RunResults& baseline, const CellRecord& before, const Run
   pair.key = cell_key(baseline, before);
   pair.workload = std::string(name_of(before.cell.spec.workload));
   pair.metric = metric_names(baseline.protocol.measure).per_op;
-  pair.instructions = baseline.protocol.measure == Measure::instructions;
+  pair.instructions = row_of(baseline.protocol.measure).exact;
   pair.before = samples_of(before);
   pair.after = samples_of(after);
   if (one_run) {
