@@ -36,7 +36,7 @@ struct Identity {
   std::string version;        // the allocator's own version string
   std::string malloc_object;  // shared object that defines the `malloc` symbol in use
   bool serves_malloc = false;
-  std::string problem;        // why serves_malloc is false
+  std::string problem;  // why serves_malloc is false
 };
 
 Identity identify();

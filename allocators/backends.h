@@ -35,6 +35,8 @@ struct BackendTraits {
 // leave blocks of the allocator under test allocated for its own bookkeeping (they change
 // the heap every cell then runs on; under qemu a table of vectors turned a 74% slowdown
 // into a 44% speed-up).
+// A row a backend, as the table reads:
+// clang-format off
 inline constexpr BackendTraits kBackendTable[] = {
     // glibc's own API is malloc and friends: native names the same calls, so --entry
     // native holds for a matrix of every backend; portable comes first, as a preload is
@@ -51,6 +53,7 @@ inline constexpr BackendTraits kBackendTable[] = {
     // An allocator linked by file (-DABENCH_LINKED_LIBRARY): abench knows no API of it.
     {"linked", "", {EntrySet::portable}, 1, "", ""},
 };
+// clang-format on
 
 inline std::span<const BackendTraits> backend_table() { return kBackendTable; }
 

@@ -42,9 +42,7 @@ void* realloc(void* block, std::size_t size) noexcept {
 void free(void* block) noexcept {
   if (block != nullptr) dallocx(block, 0);
 }
-void* memalign(std::size_t align, std::size_t size) noexcept {
-  return mallocx(size ? size : 1, MALLOCX_ALIGN(align));
-}
+void* memalign(std::size_t align, std::size_t size) noexcept { return mallocx(size ? size : 1, MALLOCX_ALIGN(align)); }
 }  // namespace raw
 
 }  // namespace abench::backend

@@ -11,8 +11,8 @@ namespace abench::backend {
 Identity identify() {
   const std::string file = ABENCH_ALLOCATOR_FILE;
   const std::string stem = file.substr(file.find_last_of('/') + 1);
-  return identity_from_malloc_object("linked", version_of_process_allocator() + " (" + file + ")", stem.substr(0, stem.find('.')),
-                                     file);
+  return identity_from_malloc_object("linked", version_of_process_allocator() + " (" + file + ")",
+                                     stem.substr(0, stem.find('.')), file);
 }
 
 ResidentFigure allocator_resident() { return {}; }  // no figure abench knows how to ask for

@@ -30,7 +30,8 @@ std::string object_defining_malloc() {
 }
 
 std::string mimalloc_version_text(int v) {
-  if (v >= 10000) return std::to_string(v / 10000) + "." + std::to_string((v / 100) % 100) + "." + std::to_string(v % 100);
+  if (v >= 10000)
+    return std::to_string(v / 10000) + "." + std::to_string((v / 100) % 100) + "." + std::to_string(v % 100);
   return std::to_string(v / 100) + "." + std::to_string((v / 10) % 10) + "." + std::to_string(v % 10);
 }
 
@@ -86,12 +87,13 @@ Identity identity_from_malloc_object(std::string name, std::string version, std:
     id.problem = "malloc is served by " + canonical_text(id.malloc_object) + ", but this worker was built against " +
                  canonical_text(std::string(built_against)) + " (check LD_LIBRARY_PATH, LD_PRELOAD and the rpath)";
   } else if (const std::string native = native_call ? object_of(const_cast<void*>(native_call)) : "";
-             !built_against.empty() && native_call && canonical_text(native) != canonical_text(std::string(built_against))) {
-    id.problem = "the allocator's own calls come from " + canonical_text(native) + ", but this worker was built against " +
-                 canonical_text(std::string(built_against));
+             !built_against.empty() && native_call &&
+             canonical_text(native) != canonical_text(std::string(built_against))) {
+    id.problem = "the allocator's own calls come from " + canonical_text(native) +
+                 ", but this worker was built against " + canonical_text(std::string(built_against));
   } else if (file.find(expected) == std::string::npos) {
-    id.problem = "malloc is served by " + id.malloc_object + ", expected an object named *" +
-                 std::string(expected) + "* for backend '" + id.name + "'";
+    id.problem = "malloc is served by " + id.malloc_object + ", expected an object named *" + std::string(expected) +
+                 "* for backend '" + id.name + "'";
   } else {
     id.serves_malloc = true;
   }

@@ -7,14 +7,13 @@
 
 namespace abench::backend {
 Identity identify() {
-  return identity_from_malloc_object("mimalloc", mimalloc_version_text(mi_version()), "libmimalloc", ABENCH_ALLOCATOR_FILE,
-                                     reinterpret_cast<const void*>(&mi_malloc));
+  return identity_from_malloc_object("mimalloc", mimalloc_version_text(mi_version()), "libmimalloc",
+                                     ABENCH_ALLOCATOR_FILE, reinterpret_cast<const void*>(&mi_malloc));
 }
 
 ResidentFigure allocator_resident() {
   std::size_t elapsed, user, system, current_rss, peak_rss, current_commit, peak_commit, faults;
-  mi_process_info(&elapsed, &user, &system, &current_rss, &peak_rss, &current_commit, &peak_commit,
-                  &faults);
+  mi_process_info(&elapsed, &user, &system, &current_rss, &peak_rss, &current_commit, &peak_commit, &faults);
   return {true, current_commit, "mimalloc mi_process_info current_commit"};
 }
 

@@ -9,8 +9,7 @@
 
 namespace abench::backend {
 Identity identify() {
-  return identity_from_malloc_object("system", std::string("glibc ") + gnu_get_libc_version(),
-                                     "libc.so");
+  return identity_from_malloc_object("system", std::string("glibc ") + gnu_get_libc_version(), "libc.so");
 }
 
 ResidentFigure allocator_resident() {
@@ -19,6 +18,5 @@ ResidentFigure allocator_resident() {
   const struct mallinfo2 info = mallinfo2();
   return {true, info.arena + info.hblkhd, "glibc mallinfo2 arena + hblkhd"};
 }
-
 
 }  // namespace abench::backend

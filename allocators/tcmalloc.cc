@@ -11,9 +11,8 @@ Identity identify() {
   int major = 0, minor = 0;
   const char* patch = "";
   tc_version(&major, &minor, &patch);
-  return identity_from_malloc_object(
-      "tcmalloc", std::to_string(major) + "." + std::to_string(minor) + patch, "libtcmalloc", ABENCH_ALLOCATOR_FILE,
-      reinterpret_cast<const void*>(&tc_malloc));
+  return identity_from_malloc_object("tcmalloc", std::to_string(major) + "." + std::to_string(minor) + patch,
+                                     "libtcmalloc", ABENCH_ALLOCATOR_FILE, reinterpret_cast<const void*>(&tc_malloc));
 }
 
 ResidentFigure allocator_resident() {

@@ -51,22 +51,23 @@ template <class Allocator>
 class AlignedBuffer {
  public:
   // A buffer of `capacity` bytes. Fill::zeroed makes length == capacity, all zero.
-  AlignedBuffer(Allocator allocator, std::size_t capacity, Alignment alignment, Policy policy,
-                Fill fill = Fill::none)
+  AlignedBuffer(Allocator allocator, std::size_t capacity, Alignment alignment, Policy policy, Fill fill = Fill::none)
       : allocator_(allocator), align_(alignment.effective()), policy_(policy) {
     const bool zeroed = fill == Fill::zeroed;
     if (policy_ == Policy::exact) {
       request_bytes_ = capacity;
       block_ = static_cast<std::byte*>(zeroed ? allocator_.allocate_zeroed(capacity, align_)
                                               : allocator_.allocate(capacity, align_));
-      if (block_ == nullptr) [[unlikely]] throw AllocationFailed();
+      if (block_ == nullptr) [[unlikely]]
+        throw AllocationFailed();
       data_ = block_;
       capacity_ = capacity;
     } else {
       request_bytes_ = capacity + align_;
       block_ = static_cast<std::byte*>(zeroed ? allocator_.allocate_zeroed(request_bytes_, 1)
                                               : allocator_.allocate(request_bytes_, 1));
-      if (block_ == nullptr) [[unlikely]] throw AllocationFailed();
+      if (block_ == nullptr) [[unlikely]]
+        throw AllocationFailed();
       data_ = align_up(block_);
       capacity_ = static_cast<std::size_t>(block_ + request_bytes_ - data_);
     }
@@ -76,9 +77,7 @@ class AlignedBuffer {
   AlignedBuffer(const AlignedBuffer&) = delete;
   AlignedBuffer& operator=(const AlignedBuffer&) = delete;
 
-  ~AlignedBuffer() {
-    allocator_.deallocate(block_, request_bytes_, policy_ == Policy::exact ? align_ : 1);
-  }
+  ~AlignedBuffer() { allocator_.deallocate(block_, request_bytes_, policy_ == Policy::exact ? align_ : 1); }
 
   // Makes room for `additional` more bytes beyond the length.
   void reserve(std::size_t additional) {
@@ -110,9 +109,9 @@ class AlignedBuffer {
   [[gnu::noinline]] void grow_to(std::size_t required) {
     const std::size_t new_capacity = grown_capacity(capacity_, required);
     if (policy_ == Policy::exact) {
-      auto* grown = static_cast<std::byte*>(
-          allocator_.grow(block_, request_bytes_, new_capacity, align_));
-      if (grown == nullptr) [[unlikely]] throw AllocationFailed();
+      auto* grown = static_cast<std::byte*>(allocator_.grow(block_, request_bytes_, new_capacity, align_));
+      if (grown == nullptr) [[unlikely]]
+        throw AllocationFailed();
       block_ = data_ = grown;
       request_bytes_ = capacity_ = new_capacity;
       return;
@@ -120,12 +119,12 @@ class AlignedBuffer {
     const std::size_t old_offset = static_cast<std::size_t>(data_ - block_);
     const std::size_t new_request = new_capacity + align_;
     auto* grown = static_cast<std::byte*>(allocator_.grow(block_, request_bytes_, new_request, 1));
-    if (grown == nullptr) [[unlikely]] throw AllocationFailed();
+    if (grown == nullptr) [[unlikely]]
+      throw AllocationFailed();
     std::byte* new_data = align_up(grown);
     // The grow preserved the block's bytes, not their alignment: the data now sits at
     // the old offset and must move if the new block needs a different one.
-    if (static_cast<std::size_t>(new_data - grown) != old_offset)
-      std::memmove(new_data, grown + old_offset, length_);
+    if (static_cast<std::size_t>(new_data - grown) != old_offset) std::memmove(new_data, grown + old_offset, length_);
     block_ = grown;
     data_ = new_data;
     request_bytes_ = new_request;

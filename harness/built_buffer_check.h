@@ -17,15 +17,15 @@ namespace abench {
 
 inline std::string describe(const CellSpec& c, std::size_t index) {
   return "buffer " + std::to_string(index) + " of " + std::string(name_of(c.workload)) +
-         " size=" + std::to_string(c.size) + " align=" + std::to_string(c.alignment.effective()) +
-         " " + std::string(name_of(c.policy));
+         " size=" + std::to_string(c.size) + " align=" + std::to_string(c.alignment.effective()) + " " +
+         std::string(name_of(c.policy));
 }
 
 // "" when buffer `index` of the cell is as the workload W must leave it; else what differs.
 // `required_align`: max(R, P) for the built-in model, R for a plugin's buffer.
 template <Workload W, class Buffer>
-std::string check_built(const CellSpec& cell, const std::vector<std::byte>& input, const Buffer& b,
-                        std::size_t index, std::size_t required_align) {
+std::string check_built(const CellSpec& cell, const std::vector<std::byte>& input, const Buffer& b, std::size_t index,
+                        std::size_t required_align) {
   const ExpectedBuffer expected = expected_buffer(W, cell.size);
   if (reinterpret_cast<std::uintptr_t>(b.data()) % required_align != 0)
     return describe(cell, index) + ": data pointer is not " + std::to_string(required_align) + "-aligned";
@@ -33,8 +33,8 @@ std::string check_built(const CellSpec& cell, const std::vector<std::byte>& inpu
     return describe(cell, index) + ": length " + std::to_string(b.length()) + ", expected " +
            std::to_string(expected.length);
   if (b.capacity() < expected.min_capacity)
-    return describe(cell, index) + ": capacity " + std::to_string(b.capacity()) +
-           " below the " + std::to_string(expected.min_capacity) + " the workload needs";
+    return describe(cell, index) + ": capacity " + std::to_string(b.capacity()) + " below the " +
+           std::to_string(expected.min_capacity) + " the workload needs";
   if constexpr (W == Workload::zeroed) {
     // All zeros when the first byte is and every byte equals the next: one memcmp of the
     // buffer against itself, with no buffer of zeros to compare with.

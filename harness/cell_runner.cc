@@ -35,8 +35,8 @@ std::string verify_with(const CellSpec& cell, const Context& context, const std:
       problem = check_built<W>(cell, input, *slots.at(i), i, required_align);
   } catch (const std::exception& e) {
     // A finding inside a plugin's call to the allocator surfaces here as a failed create.
-    problem = (pending_error && !pending_error->empty() ? *pending_error : std::string(e.what())) +
-              " (building " + describe(cell, built) + ")";
+    problem = (pending_error && !pending_error->empty() ? *pending_error : std::string(e.what())) + " (building " +
+              describe(cell, built) + ")";
   }
   for (std::size_t i = 0; i < built; ++i) drop_buffer<W>(slots.at(i));
   return problem;
@@ -79,36 +79,42 @@ std::string verify_workload(const CellSpec& cell, const char* allocator_name, co
     if (plugin != nullptr && plugin->is_buffer()) return kRawOnBufferSubject;
     const std::size_t A = cell.alignment.effective();
     if (plugin != nullptr)
-      return WorkingSet(CheckedAllocator<PluginAllocator>(PluginAllocator{plugin->plugin->allocator}, plugin->plugin->name),
-                        cell.size, cell.live, A).verify();
+      return WorkingSet(
+                 CheckedAllocator<PluginAllocator>(PluginAllocator{plugin->plugin->allocator}, plugin->plugin->name),
+                 cell.size, cell.live, A)
+          .verify();
     return WorkingSet(Checked(Native{}, allocator_name), cell.size, cell.live, A).verify();
   } else if constexpr (W == Workload::xthread) {
     if (plugin != nullptr && plugin->is_buffer()) return kRawOnBufferSubject;
     if (plugin != nullptr)
-      return verify_cross_thread(cell, CheckedAllocator<PluginAllocator>(PluginAllocator{plugin->plugin->allocator},
-                                                                         plugin->plugin->name));
+      return verify_cross_thread(
+          cell, CheckedAllocator<PluginAllocator>(PluginAllocator{plugin->plugin->allocator}, plugin->plugin->name));
     return verify_cross_thread(cell, Checked(Native{}, allocator_name));
   } else {
     const auto input = make_input(cell.size);
     const std::size_t A = cell.alignment.effective();
     if (plugin == nullptr) {
-      const ContextFor<W, Checked> context{Checked(Native{}, allocator_name), cell.policy, cell.size,
-                                             cell.alignment, cell.live, false, input.data()};
+      const ContextFor<W, Checked> context{
+          Checked(Native{}, allocator_name), cell.policy, cell.size, cell.alignment, cell.live, false, input.data()};
       return verify_with<W>(cell, context, input, A);
     }
     if (!plugin->is_buffer()) {
       using CheckedPlugin = CheckedAllocator<PluginAllocator>;
-      const ContextFor<W, CheckedPlugin> context{CheckedPlugin(PluginAllocator{plugin->plugin->allocator},
-                                                                 plugin->plugin->name),
-                                                   cell.policy, cell.size, cell.alignment, cell.live, false,
-                                                   input.data()};
+      const ContextFor<W, CheckedPlugin> context{
+          CheckedPlugin(PluginAllocator{plugin->plugin->allocator}, plugin->plugin->name),
+          cell.policy,
+          cell.size,
+          cell.alignment,
+          cell.live,
+          false,
+          input.data()};
       return verify_with<W>(cell, context, input, A);
     }
     if (is_raw_workload(W)) return kRawOnBufferSubject;
     const Checked checked(Native{}, allocator_name);
     CAllocator<Checked> interface(&checked);
     const PluginBufferContext context{plugin->plugin->buffer, &interface.table, cell.policy, cell.size,
-                                      cell.alignment, cell.live, false, input.data()};
+                                      cell.alignment,         cell.live,        false,       input.data()};
     return verify_with<W>(cell, context, input, cell.alignment.requested, &interface.pending_error);
   }
 }
@@ -127,8 +133,9 @@ CellReport measure_batches(const CellSpec& cell, std::uint64_t ops_per_iteration
     const InstructionCount count = count_region([&] { ok = batch(iterations); }, cell.id);
     if (!ok) throw AllocationFailed();
     const double ops = static_cast<double>(iterations * ops_per_iteration);
-    CellReport report{cell.id, true, "", iterations, ops_per_iteration, 1, true, {},
-                      {static_cast<double>(count.instructions) / ops}, {}, {}};
+    CellReport report{
+        cell.id, true, "", iterations, ops_per_iteration, 1, true, {}, {static_cast<double>(count.instructions) / ops},
+        {},      {}};
     if (count.data_reads + count.data_writes)
       report.data_accesses_per_op = static_cast<double>(count.data_reads + count.data_writes) / ops;
     for (const SimulatedEvent& e : kSimulatedEvents)
@@ -161,8 +168,9 @@ CellReport measure_batches(const CellSpec& cell, std::uint64_t ops_per_iteration
     return elapsed;
   });
   if (!ok) throw AllocationFailed();
-  CellReport report{cell.id, true, "", run.iterations, ops_per_iteration, run.warmup_batches, run.warm,
-                    run.batch_iterations, {}, {}, {}};
+  CellReport report{
+      cell.id, true, "", run.iterations, ops_per_iteration, run.warmup_batches, run.warm, run.batch_iterations,
+      {},      {},   {}};
   auto ops_of = [&](std::size_t sample) {
     return static_cast<double>(run.batch_iterations[sample]) * static_cast<double>(ops_per_iteration);
   };
@@ -188,8 +196,7 @@ CellReport measure_batches(const CellSpec& cell, std::uint64_t ops_per_iteration
 }
 
 template <Workload W, class Context>
-CellReport measure_with(const CellSpec& cell, const Context& context, const SamplerConfig& sampler,
-                        Measure measure) {
+CellReport measure_with(const CellSpec& cell, const Context& context, const SamplerConfig& sampler, Measure measure) {
   BufferSlots<typename Context::Buffer> slots(cell.live);
   return measure_batches(cell, cell.live, sampler, measure, [&](std::uint64_t iterations) {
     run_iterations<W>(context, slots, iterations);
@@ -218,9 +225,10 @@ CellReport measure_working_set(const CellSpec& cell, Allocator allocator, const 
 
 template <Workload W, class Native>
 CellReport measure_cell(const CellSpec& cell, const SamplerConfig& sampler, bool touch, const LoadedPlugin* plugin,
-                   Measure measure) {
+                        Measure measure) {
   if constexpr (W == Workload::workingset) {
-    if (plugin != nullptr) return measure_working_set(cell, PluginAllocator{plugin->plugin->allocator}, sampler, measure);
+    if (plugin != nullptr)
+      return measure_working_set(cell, PluginAllocator{plugin->plugin->allocator}, sampler, measure);
     return measure_working_set(cell, Native{}, sampler, measure);
   }
   if constexpr (W == Workload::xthread) {
@@ -229,19 +237,24 @@ CellReport measure_cell(const CellSpec& cell, const SamplerConfig& sampler, bool
   }
   const auto input = make_input(cell.size);
   if (plugin == nullptr) {
-    const ContextFor<W, Native> context{Native{}, cell.policy, cell.size, cell.alignment,
-                                                   cell.live, touch, input.data()};
+    const ContextFor<W, Native> context{Native{},  cell.policy, cell.size,   cell.alignment,
+                                        cell.live, touch,       input.data()};
     return measure_with<W>(cell, context, sampler, measure);
   }
   if (!plugin->is_buffer()) {
-    const ContextFor<W, PluginAllocator> context{PluginAllocator{plugin->plugin->allocator}, cell.policy,
-                                                   cell.size, cell.alignment, cell.live, touch, input.data()};
+    const ContextFor<W, PluginAllocator> context{PluginAllocator{plugin->plugin->allocator},
+                                                 cell.policy,
+                                                 cell.size,
+                                                 cell.alignment,
+                                                 cell.live,
+                                                 touch,
+                                                 input.data()};
     return measure_with<W>(cell, context, sampler, measure);
   }
   const Native native;
   CAllocator<Native> interface(&native);
   const PluginBufferContext context{plugin->plugin->buffer, &interface.table, cell.policy, cell.size,
-                                    cell.alignment, cell.live, touch, input.data()};
+                                    cell.alignment,         cell.live,        touch,       input.data()};
   return measure_with<W>(cell, context, sampler, measure);
 }
 
@@ -255,8 +268,7 @@ const char* entry_functions(EntrySet entry) {
   return backend::with_entry_set(entry, [](auto calls) { return decltype(calls)::kFunctions; });
 }
 
-std::string verify_cell(const CellSpec& cell, const char* allocator_name, const LoadedPlugin* plugin,
-                        EntrySet entry) {
+std::string verify_cell(const CellSpec& cell, const char* allocator_name, const LoadedPlugin* plugin, EntrySet entry) {
   return with_native_allocator(entry, [&](auto native) {
     return with_workload(cell.workload, [&](auto w) {
       return verify_workload<w.value, decltype(native)>(cell, allocator_name, plugin);
@@ -264,8 +276,8 @@ std::string verify_cell(const CellSpec& cell, const char* allocator_name, const 
   });
 }
 
-CellReport run_cell(const CellSpec& cell, const SamplerConfig& sampler, bool touch,
-                    const char* allocator_name, const LoadedPlugin* plugin, Measure measure, EntrySet entry) {
+CellReport run_cell(const CellSpec& cell, const SamplerConfig& sampler, bool touch, const char* allocator_name,
+                    const LoadedPlugin* plugin, Measure measure, EntrySet entry) {
   CellReport failed{cell.id, false, "", 0, 0, 0, false, {}, {}, {}, {}};
   try {
     if (row_of(measure).callgrind)

@@ -15,8 +15,7 @@ namespace abench {
 // contents, alignment and capacity. Returns "" when all is well, else what was wrong.
 // `entry`: the backend's entry-point set (allocators/entry_sets.h), the same the timed
 // loop then calls.
-std::string verify_cell(const CellSpec& cell, const char* allocator_name, const LoadedPlugin* plugin,
-                        EntrySet entry);
+std::string verify_cell(const CellSpec& cell, const char* allocator_name, const LoadedPlugin* plugin, EntrySet entry);
 
 // verify_cell, then (if it passed) the timed samples. Never throws.
 // Measure::instructions replaces the timed samples by one instruction count of a fixed
@@ -28,7 +27,7 @@ std::string entry_calls(EntrySet entry);
 // The allocator's symbols among them, space-separated (allocators/calls/*.h kFunctions).
 const char* entry_functions(EntrySet entry);
 
-CellReport run_cell(const CellSpec& cell, const SamplerConfig& sampler, bool touch,
-                    const char* allocator_name, const LoadedPlugin* plugin, Measure measure, EntrySet entry);
+CellReport run_cell(const CellSpec& cell, const SamplerConfig& sampler, bool touch, const char* allocator_name,
+                    const LoadedPlugin* plugin, Measure measure, EntrySet entry);
 
 }  // namespace abench

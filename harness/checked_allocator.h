@@ -22,8 +22,7 @@ struct ContractViolation : std::runtime_error {
 template <class Inner>
 class CheckedAllocator {
  public:
-  CheckedAllocator(Inner inner, const char* allocator_name)
-      : inner_(inner), name_(allocator_name) {}
+  CheckedAllocator(Inner inner, const char* allocator_name) : inner_(inner), name_(allocator_name) {}
 
   void* allocate(std::size_t size, std::size_t align) const {
     void* block = inner_.allocate(size, align);
@@ -58,16 +57,14 @@ class CheckedAllocator {
     if (std::memcmp(grown, before.data(), kept) != 0) {
       inner_.deallocate(grown, new_size, align);
       fail_at("grow", new_size, align, address,
-           "contents lost: the first " + std::to_string(kept) + " bytes differ after growing from " +
-               std::to_string(old_size));
+              "contents lost: the first " + std::to_string(kept) + " bytes differ after growing from " +
+                  std::to_string(old_size));
     }
     return grown;
   }
 #pragma GCC diagnostic pop
 
-  void deallocate(void* block, std::size_t size, std::size_t align) const {
-    inner_.deallocate(block, size, align);
-  }
+  void deallocate(void* block, std::size_t size, std::size_t align) const { inner_.deallocate(block, size, align); }
 
   std::size_t usable_size(const void* block) const { return inner_.usable_size(block); }
   bool release_all() const {
@@ -101,9 +98,8 @@ class CheckedAllocator {
                             const std::string& what) const {
     char address[32];
     std::snprintf(address, sizeof address, "0x%jx", static_cast<std::uintmax_t>(block));
-    throw ContractViolation(std::string(name_) + " broke its contract: " + call + "(size=" +
-                            std::to_string(size) + ", align=" + std::to_string(align) +
-                            ") at " + address + ": " + what);
+    throw ContractViolation(std::string(name_) + " broke its contract: " + call + "(size=" + std::to_string(size) +
+                            ", align=" + std::to_string(align) + ") at " + address + ": " + what);
   }
 
   Inner inner_;

@@ -178,23 +178,28 @@ CellCounts count_workload(const CellSpec& cell, bool touch, const LoadedPlugin* 
   const auto input = make_input(cell.size);
   const RequestRange rule = expected_requests(W, cell.policy, cell.size, cell.alignment.effective());
   if (plugin == nullptr) {
-    const ContextFor<W, Counting> context{Counting{Native{}}, cell.policy, cell.size,
-                                            cell.alignment, cell.live, touch, input.data()};
+    const ContextFor<W, Counting> context{Counting{Native{}}, cell.policy, cell.size,   cell.alignment,
+                                          cell.live,          touch,       input.data()};
     return count_with<W, Native>(cell, context, touch, rule);
   }
   if (!plugin->is_buffer()) {
     using CountingPlugin = CountingAllocator<PluginAllocator>;
     const ContextFor<W, CountingPlugin> context{CountingPlugin{PluginAllocator{plugin->plugin->allocator}},
-                                                  cell.policy, cell.size, cell.alignment, cell.live, touch,
-                                                  input.data()};
+                                                cell.policy,
+                                                cell.size,
+                                                cell.alignment,
+                                                cell.live,
+                                                touch,
+                                                input.data()};
     return count_with<W, Native>(cell, context, touch, rule);
   }
-  if (is_raw_workload(W)) throw std::runtime_error("pair and batch workloads run on an allocator, and a buffer subject offers none");
+  if (is_raw_workload(W))
+    throw std::runtime_error("pair and batch workloads run on an allocator, and a buffer subject offers none");
   // A plugin's own buffer: its growth rule is its own, so only "at least one request".
   const Counting counting{Native{}};
   CAllocator<Counting> interface(&counting);
   const PluginBufferContext context{plugin->plugin->buffer, &interface.table, cell.policy, cell.size,
-                                    cell.alignment, cell.live, touch, input.data()};
+                                    cell.alignment,         cell.live,        touch,       input.data()};
   const RequestRange any{W == Workload::noop ? 0u : 1u, W == Workload::noop ? 0u : kAnyNumberOfRequests};
   CellCounts c = count_with<W, Native>(cell, context, touch, any);
   c.builtin_buffer = false;

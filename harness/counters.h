@@ -14,19 +14,19 @@
 namespace abench {
 
 struct AllocationCounters {
-  std::uint64_t requests = 0;         // allocations and grows that reached the allocator
+  std::uint64_t requests = 0;  // allocations and grows that reached the allocator
   std::uint64_t frees = 0;
   std::uint64_t requested_bytes = 0;  // sum of the sizes asked for
   std::uint64_t last_request_bytes = 0;
   const void* last_request_block = nullptr;  // the block the last request returned
-  std::uint64_t live_bytes = 0;       // requested bytes of blocks not yet freed
+  std::uint64_t live_bytes = 0;              // requested bytes of blocks not yet freed
   std::uint64_t peak_live_bytes = 0;
   bool live_tracking_overflow = false;
 };
 
 // Counting happens only between start_counting() and stop_counting(); outside, the
 // process's own bookkeeping (JSON, I/O) is not counted.
-void start_counting();   // resets every counter
+void start_counting();  // resets every counter
 void stop_counting();
 void resume_counting();  // after stop_counting, without a reset
 const AllocationCounters& counters();

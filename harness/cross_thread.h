@@ -79,7 +79,8 @@ class CrossThreadRun {
     do_not_optimize(n);
     for (; produced_ < target; ++produced_) {
       void* p = allocator_.allocate(n, align_);
-      if (p == nullptr) [[unlikely]] return false;
+      if (p == nullptr) [[unlikely]]
+        return false;
       do_not_optimize(p);
       queue_.push(p);
     }

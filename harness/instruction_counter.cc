@@ -45,8 +45,10 @@ void parse_dump_line(const char* line, std::size_t length, DumpTotals& d) {
   const bool events = starts("events:"), totals = starts("summary:") || starts("totals:");
   if (!events && !totals) return;
   std::size_t i = static_cast<std::size_t>(static_cast<const char*>(std::memchr(line, ':', length)) - line) + 1;
-  if (totals) d.values = 0;
-  else d.events = 0;
+  if (totals)
+    d.values = 0;
+  else
+    d.events = 0;
   while (i < length) {
     while (i < length && line[i] == ' ') ++i;
     std::size_t end = i;
@@ -58,7 +60,8 @@ void parse_dump_line(const char* line, std::size_t length, DumpTotals& d) {
         d.names[d.events++][n] = '\0';
       } else if (totals && d.values < kMaxEvents) {
         std::uint64_t v = 0;
-        for (std::size_t k = i; k < end && line[k] >= '0' && line[k] <= '9'; ++k) v = v * 10 + static_cast<std::uint64_t>(line[k] - '0');
+        for (std::size_t k = i; k < end && line[k] >= '0' && line[k] <= '9'; ++k)
+          v = v * 10 + static_cast<std::uint64_t>(line[k] - '0');
         d.totals[d.values++] = v;
       }
     }
@@ -94,16 +97,17 @@ InstructionCount parse_dump(const char* path) {
   static constexpr struct {
     const char* event;
     std::uint64_t InstructionCount::*into;
-  } kInto[] = {{"Ir", &InstructionCount::instructions}, {"Dr", &InstructionCount::data_reads},
-               {"Dw", &InstructionCount::data_writes},  {"D1mr", &InstructionCount::l1_misses},
-               {"D1mw", &InstructionCount::l1_misses},  {"DLmr", &InstructionCount::ll_misses},
-               {"DLmw", &InstructionCount::ll_misses},  {"Bc", &InstructionCount::branches},
-               {"Bi", &InstructionCount::branches},     {"Bcm", &InstructionCount::branch_misses},
+  } kInto[] = {{"Ir", &InstructionCount::instructions},  {"Dr", &InstructionCount::data_reads},
+               {"Dw", &InstructionCount::data_writes},   {"D1mr", &InstructionCount::l1_misses},
+               {"D1mw", &InstructionCount::l1_misses},   {"DLmr", &InstructionCount::ll_misses},
+               {"DLmw", &InstructionCount::ll_misses},   {"Bc", &InstructionCount::branches},
+               {"Bi", &InstructionCount::branches},      {"Bcm", &InstructionCount::branch_misses},
                {"Bim", &InstructionCount::branch_misses}};
   for (std::size_t i = 0; i < d.events && i < d.values; ++i)
     for (const auto& e : kInto)
       if (std::strcmp(d.names[i], e.event) == 0) count.*e.into += d.totals[i];
-  if (d.events == 0 || d.values == 0) throw std::runtime_error(std::string("no event totals in the callgrind dump ") + path);
+  if (d.events == 0 || d.values == 0)
+    throw std::runtime_error(std::string("no event totals in the callgrind dump ") + path);
   return count;
 }
 
@@ -114,14 +118,16 @@ std::string instruction_refusal_reason(const CellSpec& cell, bool touch) {
     return "in instructions mode, the cross-thread workload cannot be measured: callgrind runs one thread "
            "at a time, so the handover between threads is not what it is on hardware";
   if (touch)
-    return "in instructions mode, --touch measures first-touch page faults, which callgrind does not count (system calls and faults "
+    return "in instructions mode, --touch measures first-touch page faults, which callgrind does not count (system "
+           "calls and faults "
            "are outside it); measure this cell in time mode";
   const ExpectedBuffer expected = expected_buffer(cell.workload, cell.size);
   const std::size_t largest = std::max(expected.min_capacity, cell.size) + cell.alignment.effective();
   if (largest >= kInstructionModeMaxBytes)
-    return "in instructions mode, buffers of " + std::to_string(largest) + " bytes or more are served with mmap/munmap system calls, "
-           "which callgrind does not count (limit " + std::to_string(kInstructionModeMaxBytes) +
-           " bytes); measure this cell in time mode";
+    return "in instructions mode, buffers of " + std::to_string(largest) +
+           " bytes or more are served with mmap/munmap system calls, "
+           "which callgrind does not count (limit " +
+           std::to_string(kInstructionModeMaxBytes) + " bytes); measure this cell in time mode";
   return "";
 }
 

@@ -4,8 +4,9 @@
 // Instructions (Ir), data reads and writes (Dr, Dw), L1 and last-level data misses
 // (D1mr + D1mw, DLmr + DLmw), branches and their mispredictions (Bc + Bi, Bcm + Bim) per
 // operation are the same on every run for the same binaries: callgrind simulates the caches
-// and the branch predictor (--cache-sim=yes --branch-sim=yes), it does not read the CPU's. System calls are not counted: mmap and page-fault costs vanish,
-// which is why cells served by mmap, and --touch, are refused (instruction_refusal_reason).
+// and the branch predictor (--cache-sim=yes --branch-sim=yes), it does not read the CPU's. System calls are not
+// counted: mmap and page-fault costs vanish, which is why cells served by mmap, and --touch, are refused
+// (instruction_refusal_reason).
 #pragma once
 
 #include <cstdint>
@@ -28,7 +29,7 @@ std::string instruction_refusal_reason(const CellSpec& cell, bool touch);
 std::string instruction_counting_unavailable();
 
 struct InstructionCount {
-  std::uint64_t instructions = 0;  // Ir
+  std::uint64_t instructions = 0;                 // Ir
   std::uint64_t data_reads = 0, data_writes = 0;  // Dr, Dw (0 without --cache-sim)
   std::uint64_t l1_misses = 0, ll_misses = 0;     // data misses: D1mr + D1mw, DLmr + DLmw
   std::uint64_t branches = 0, branch_misses = 0;  // Bc + Bi, Bcm + Bim (0 without --branch-sim)
@@ -41,9 +42,9 @@ struct SimulatedEvent {
   std::uint64_t InstructionCount::*count;
 };
 inline constexpr SimulatedEvent kSimulatedEvents[] = {
-    {"data_reads", &InstructionCount::data_reads},   {"data_writes", &InstructionCount::data_writes},
-    {"l1_misses", &InstructionCount::l1_misses},     {"ll_misses", &InstructionCount::ll_misses},
-    {"branches", &InstructionCount::branches},       {"branch_misses", &InstructionCount::branch_misses}};
+    {"data_reads", &InstructionCount::data_reads}, {"data_writes", &InstructionCount::data_writes},
+    {"l1_misses", &InstructionCount::l1_misses},   {"ll_misses", &InstructionCount::ll_misses},
+    {"branches", &InstructionCount::branches},     {"branch_misses", &InstructionCount::branch_misses}};
 
 // Runs `region` with collection on, dumps and parses the dump. Throws std::runtime_error.
 InstructionCount count_region(const std::function<void()>& region, int cell_id);

@@ -167,7 +167,5 @@ void operator delete(void* p, std::size_t, std::align_val_t) noexcept { free(p);
 void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { free(p); }
 
 namespace abench {
-bool counting_interposer_active() {
-  return dlsym(RTLD_DEFAULT, "malloc") == reinterpret_cast<void*>(&::malloc);
-}
+bool counting_interposer_active() { return dlsym(RTLD_DEFAULT, "malloc") == reinterpret_cast<void*>(&::malloc); }
 }  // namespace abench

@@ -47,8 +47,8 @@ T whole_number(const nlohmann::json& v, const char* field) {
 template <class T>
 struct is_whole_number_list : std::false_type {};
 template <class U, class A>
-struct is_whole_number_list<std::vector<U, A>>
-    : std::bool_constant<std::is_integral_v<U> && !std::is_same_v<U, bool>> {};
+struct is_whole_number_list<std::vector<U, A>> : std::bool_constant<std::is_integral_v<U> && !std::is_same_v<U, bool>> {
+};
 
 // j[key] into out: whole numbers (and lists of them) checked as above, the rest as nlohmann reads them.
 template <class T>

@@ -52,17 +52,18 @@ inline constexpr std::array<std::string_view, kWorkloads.size()> kWorkloadNames 
   for (std::size_t i = 0; i < kWorkloads.size(); ++i) names[i] = kWorkloads[i].name;
   return names;
 }();
-static_assert([] {
-  for (std::size_t i = 0; i < kWorkloads.size(); ++i)
-    if (static_cast<std::size_t>(kWorkloads[i].workload) != i) return false;
-  return true;
-}(), "kWorkloads is in the enum's order");
+static_assert(
+    [] {
+      for (std::size_t i = 0; i < kWorkloads.size(); ++i)
+        if (static_cast<std::size_t>(kWorkloads[i].workload) != i) return false;
+      return true;
+    }(),
+    "kWorkloads is in the enum's order");
 
 inline constexpr bool is_raw_workload(Workload w) { return kWorkloads[static_cast<std::size_t>(w)].raw; }
 
 template <class Enum, std::size_t N>
-std::optional<Enum> enum_from_name(const std::array<std::string_view, N>& names,
-                                   std::string_view name) {
+std::optional<Enum> enum_from_name(const std::array<std::string_view, N>& names, std::string_view name) {
   for (std::size_t i = 0; i < N; ++i)
     if (names[i] == name) return static_cast<Enum>(i);
   return std::nullopt;
@@ -70,9 +71,7 @@ std::optional<Enum> enum_from_name(const std::array<std::string_view, N>& names,
 
 inline std::string_view name_of(Policy p) { return kPolicyNames[static_cast<std::size_t>(p)]; }
 inline std::string_view name_of(Workload w) { return kWorkloadNames[static_cast<std::size_t>(w)]; }
-inline std::optional<Policy> policy_from_name(std::string_view n) {
-  return enum_from_name<Policy>(kPolicyNames, n);
-}
+inline std::optional<Policy> policy_from_name(std::string_view n) { return enum_from_name<Policy>(kPolicyNames, n); }
 inline std::optional<Workload> workload_from_name(std::string_view n) {
   return enum_from_name<Workload>(kWorkloadNames, n);
 }

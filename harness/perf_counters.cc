@@ -27,8 +27,7 @@ std::string PerfGroup::open(const std::vector<PerfEventSpec>& events) {
     attr.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
     const int leader = fds_.empty() ? -1 : fds_.front();
     const long fd = syscall(SYS_perf_event_open, &attr, 0, -1, leader, 0);
-    if (fd < 0)
-      return std::string("perf_event_open(") + event.name + ") failed: " + std::strerror(errno);
+    if (fd < 0) return std::string("perf_event_open(") + event.name + ") failed: " + std::strerror(errno);
     fds_.push_back(static_cast<int>(fd));
   }
   if (fds_.empty()) return "no events to count";
@@ -44,8 +43,9 @@ void PerfGroup::read(std::vector<std::uint64_t>& counts) const {
   if (got != static_cast<ssize_t>(buffer_.size() * sizeof(std::uint64_t)) || buffer_[0] != fds_.size())
     throw std::runtime_error(std::string("reading the perf group failed: ") + std::strerror(errno));
   if (buffer_[2] != buffer_[1])
-    throw std::runtime_error("the kernel multiplexed the perf counters (another user of the PMU?): their counts "
-                             "would be estimates, so none is reported");
+    throw std::runtime_error(
+        "the kernel multiplexed the perf counters (another user of the PMU?): their counts "
+        "would be estimates, so none is reported");
   for (std::size_t e = 0; e < fds_.size(); ++e) counts[e] = buffer_[3 + e];
 }
 

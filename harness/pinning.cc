@@ -60,8 +60,8 @@ PinResult pin_to_cpu(int requested_cpu) {
         if (!allowed_list.empty()) allowed_list += ',';
         allowed_list += std::to_string(c);
       }
-    return {-1, "CPU " + std::to_string(requested_cpu) +
-                    " is not one this process may use (allowed: " + allowed_list + ")"};
+    return {-1, "CPU " + std::to_string(requested_cpu) + " is not one this process may use (allowed: " + allowed_list +
+                    ")"};
   }
   cpu_set_t one;
   CPU_ZERO(&one);

@@ -14,8 +14,8 @@ std::shared_ptr<LoadedPlugin> load_plugin(const std::string& path) {
   if (handle == nullptr) throw std::runtime_error("cannot load plugin " + path + ": " + dlerror());
   auto entry = reinterpret_cast<abench_plugin_entry>(dlsym(handle, ABENCH_PLUGIN_ENTRY));
   if (entry == nullptr)
-    throw std::runtime_error("plugin " + path + " does not export " ABENCH_PLUGIN_ENTRY
-                             " (see include/abench/plugin.h)");
+    throw std::runtime_error("plugin " + path +
+                             " does not export " ABENCH_PLUGIN_ENTRY " (see include/abench/plugin.h)");
   const abench_plugin* plugin = entry();
   if (plugin == nullptr) throw std::runtime_error("plugin " + path + ": " ABENCH_PLUGIN_ENTRY "() returned NULL");
   if (plugin->abi_version != ABENCH_PLUGIN_ABI_VERSION)

@@ -89,17 +89,20 @@ class PluginBuffer {
       : subject_(subject),
         handle_(subject->create(allocator, capacity, alignment.requested, alignment.preferred,
                                 fill == Fill::zeroed ? 1 : 0)) {
-    if (handle_ == nullptr) [[unlikely]] throw AllocationFailed();
+    if (handle_ == nullptr) [[unlikely]]
+      throw AllocationFailed();
   }
   PluginBuffer(const PluginBuffer&) = delete;
   PluginBuffer& operator=(const PluginBuffer&) = delete;
   ~PluginBuffer() { subject_->destroy(handle_); }
 
   void reserve(std::size_t additional) {
-    if (subject_->reserve(handle_, additional) != 0) [[unlikely]] throw AllocationFailed();
+    if (subject_->reserve(handle_, additional) != 0) [[unlikely]]
+      throw AllocationFailed();
   }
   void append(const std::byte* source, std::size_t count) {
-    if (subject_->append(handle_, source, count) != 0) [[unlikely]] throw AllocationFailed();
+    if (subject_->append(handle_, source, count) != 0) [[unlikely]]
+      throw AllocationFailed();
   }
   std::byte* data() { return static_cast<std::byte*>(subject_->data(handle_)); }
   const std::byte* data() const { return static_cast<const std::byte*>(subject_->data(handle_)); }

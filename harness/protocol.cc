@@ -8,8 +8,7 @@ namespace abench {
 namespace {
 
 template <class Enum, std::size_t N>
-Enum enum_field(const nlohmann::json& j, const char* key,
-                const std::array<std::string_view, N>& names) {
+Enum enum_field(const nlohmann::json& j, const char* key, const std::array<std::string_view, N>& names) {
   const auto name = j.at(key).get<std::string>();
   if (auto value = enum_from_name<Enum>(names, name)) return *value;
   throw std::invalid_argument(std::string("unknown ") + key + " '" + name + "'");
@@ -17,17 +16,15 @@ Enum enum_field(const nlohmann::json& j, const char* key,
 
 }  // namespace
 
-void to_json(nlohmann::json& j, const Alignment& a) {
-  j = {{"requested", a.requested}, {"preferred", a.preferred}};
-}
+void to_json(nlohmann::json& j, const Alignment& a) { j = {{"requested", a.requested}, {"preferred", a.preferred}}; }
 void from_json(const nlohmann::json& j, Alignment& a) {
   read_field(j, "requested", a.requested);
   read_field(j, "preferred", a.preferred);
 }
 
 void to_json(nlohmann::json& j, const CellSpec& c) {
-  j = {{"id", c.id},           {"workload", name_of(c.workload)}, {"policy", name_of(c.policy)},
-       {"size", c.size},       {"alignment", c.alignment},         {"live", c.live}};
+  j = {{"id", c.id},     {"workload", name_of(c.workload)}, {"policy", name_of(c.policy)},
+       {"size", c.size}, {"alignment", c.alignment},        {"live", c.live}};
   if (c.fixed_iterations) j["fixed_iterations"] = c.fixed_iterations;
 }
 void from_json(const nlohmann::json& j, CellSpec& c) {
@@ -84,8 +81,7 @@ void from_json(const nlohmann::json& j, WorkerRequest& r) {
   read_field(j, "protocol", r.protocol);
   if (r.protocol != kProtocolVersion)
     throw std::invalid_argument("protocol version " + std::to_string(r.protocol) +
-                                " not supported (this worker speaks " +
-                                std::to_string(kProtocolVersion) + ")");
+                                " not supported (this worker speaks " + std::to_string(kProtocolVersion) + ")");
   const std::string mode = j.value("mode", "time");
   if (mode != "time" && mode != "count")
     throw std::invalid_argument("unknown mode '" + mode + "' (allowed: time, count)");
@@ -109,13 +105,20 @@ void from_json(const nlohmann::json& j, WorkerRequest& r) {
 }
 
 void to_json(nlohmann::json& j, const WorkerHello& h) {
-  j = {{"type", "hello"},          {"protocol", kProtocolVersion},
-       {"backend", h.backend},     {"allocator_version", h.allocator_version},
-       {"malloc_object", h.malloc_object}, {"pinned_cpu", h.pinned_cpu},
-       {"pid", h.pid},             {"order", h.order},
-       {"compiler", h.compiler},   {"cxx_flags", h.cxx_flags},
-       {"git_revision", h.git_revision}, {"subject", h.subject},
-       {"entry_set", h.entry_set}, {"entry_calls", h.entry_calls}};
+  j = {{"type", "hello"},
+       {"protocol", kProtocolVersion},
+       {"backend", h.backend},
+       {"allocator_version", h.allocator_version},
+       {"malloc_object", h.malloc_object},
+       {"pinned_cpu", h.pinned_cpu},
+       {"pid", h.pid},
+       {"order", h.order},
+       {"compiler", h.compiler},
+       {"cxx_flags", h.cxx_flags},
+       {"git_revision", h.git_revision},
+       {"subject", h.subject},
+       {"entry_set", h.entry_set},
+       {"entry_calls", h.entry_calls}};
   if (!h.perf_events.empty()) j["perf_events"] = h.perf_events;
   if (!h.entry_functions.empty()) j["entry_functions"] = h.entry_functions;
 }
@@ -170,12 +173,31 @@ void from_json(const nlohmann::json& j, CellReport& r) {
   r.cpu = j.value("cpu", -1);
 }
 
-#define ABENCH_COUNT_FIELDS(X)                                                              \
-  X(operations) X(requests) X(frees) X(requested_bytes) X(requests_min) X(requests_max)          \
-  X(expected_requests_min) X(expected_requests_max) X(final_request_bytes_min)                  \
-  X(final_request_bytes_max) X(usable_bytes_min) X(usable_bytes_max) X(block_usable_bytes_min)  \
-  X(block_usable_bytes_max) X(fragmentation_bytes_min) X(fragmentation_bytes_max)               \
-  X(peak_live_bytes) X(peak_rss_bytes) X(minor_faults) X(live_tracking_overflow) X(builtin_buffer)
+// One field a line, not clang-format's staircase:
+// clang-format off
+#define ABENCH_COUNT_FIELDS(X) \
+  X(operations)                \
+  X(requests)                  \
+  X(frees)                     \
+  X(requested_bytes)           \
+  X(requests_min)              \
+  X(requests_max)              \
+  X(expected_requests_min)     \
+  X(expected_requests_max)     \
+  X(final_request_bytes_min)   \
+  X(final_request_bytes_max)   \
+  X(usable_bytes_min)          \
+  X(usable_bytes_max)          \
+  X(block_usable_bytes_min)    \
+  X(block_usable_bytes_max)    \
+  X(fragmentation_bytes_min)   \
+  X(fragmentation_bytes_max)   \
+  X(peak_live_bytes)           \
+  X(peak_rss_bytes)            \
+  X(minor_faults)              \
+  X(live_tracking_overflow)    \
+  X(builtin_buffer)
+// clang-format on
 
 void to_json(nlohmann::json& j, const CellCounts& c) {
   j = {{"type", "counts"}, {"id", c.id}, {"status", c.ok ? "ok" : "failed"}};

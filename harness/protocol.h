@@ -27,7 +27,7 @@
 namespace abench {
 
 inline constexpr int kProtocolVersion = 4;  // 2: reports on their own descriptor, "warm"; 3: paced pairs;
-                                             // 4: pinned at the first word
+                                            // 4: pinned at the first word
 
 // A cell report whose error starts with this was refused (this mode or this machine
 // cannot measure it honestly), not failed.
@@ -79,16 +79,17 @@ inline constexpr std::array<MeasureRow, 4> kMeasures{{
     {Measure::instructions, "instructions", "instructions and data accesses under callgrind: deterministic", true,
      false, false, true, false, "instructions", "instr/op", ""},
     {Measure::perf, "perf", "hardware counters: cycles, instructions, branch-misses", false, false, true, false, true,
-     "", "",
-     "Use --measure instructions (callgrind) for deterministic figures, or perf-sw for the software counters"},
+     "", "", "Use --measure instructions (callgrind) for deterministic figures, or perf-sw for the software counters"},
     {Measure::perf_software, "perf-sw", "software counters: task-clock, page-faults, context-switches", false, false,
      true, false, true, "", "", "Check /proc/sys/kernel/perf_event_paranoid"},
 }};
-static_assert([] {
-  for (std::size_t i = 0; i < kMeasures.size(); ++i)
-    if (static_cast<std::size_t>(kMeasures[i].measure) != i) return false;
-  return true;
-}(), "kMeasures: one row a measure, in the enum's order");
+static_assert(
+    [] {
+      for (std::size_t i = 0; i < kMeasures.size(); ++i)
+        if (static_cast<std::size_t>(kMeasures[i].measure) != i) return false;
+      return true;
+    }(),
+    "kMeasures: one row a measure, in the enum's order");
 inline const MeasureRow& row_of(Measure m) { return kMeasures[static_cast<std::size_t>(m)]; }
 const char* name_of(Measure measure);  // the row's name
 std::string measure_names();           // "time, instructions, perf, perf-sw", for error messages
@@ -117,8 +118,8 @@ struct WorkerRequest {
 
 // An allocator function the cells call, where this process found it.
 struct EntryFunction {
-  std::string name;    // the symbol the harness calls (mi_malloc)
-  std::string object;  // the file that serves it, resolved
+  std::string name;                // the symbol the harness calls (mi_malloc)
+  std::string object;              // the file that serves it, resolved
   std::uint64_t address = 0;       // in this process
   std::uint64_t file_address = 0;  // in the file (its symbol's value)
   std::uint64_t size = 0;          // bytes of code (its symbol's size; 0: unknown)
@@ -135,24 +136,24 @@ struct WorkerHello {
   std::string compiler;
   std::string cxx_flags;
   std::string git_revision;
-  std::string subject;  // "built-in buffer model", or the plugin's name, version and kind
-  std::string entry_set;    // the entry-point set the cells call ("" before a request: --self-check)
-  std::string entry_calls;  // what that set calls for each operation
-  std::string perf_events;  // perf measures: which PMU counts the events, and how asked
+  std::string subject;                         // "built-in buffer model", or the plugin's name, version and kind
+  std::string entry_set;                       // the entry-point set the cells call ("" before a request: --self-check)
+  std::string entry_calls;                     // what that set calls for each operation
+  std::string perf_events;                     // perf measures: which PMU counts the events, and how asked
   std::vector<EntryFunction> entry_functions;  // harness/entry_functions.h
 };
 
 struct CellReport {
   int id = 0;
   bool ok = false;
-  std::string error;                 // when !ok
-  std::uint64_t iterations = 0;      // per sample batch
+  std::string error;             // when !ok
+  std::uint64_t iterations = 0;  // per sample batch
   std::uint64_t ops_per_iteration = 0;
   int warmup_batches = 0;
-  bool warm = true;  // warm-up ended on its criterion (harness/sampler.h), not at its cap
+  bool warm = true;                              // warm-up ended on its criterion (harness/sampler.h), not at its cap
   std::vector<std::uint64_t> sample_iterations;  // each sample's stretched count (timed modes)
-  std::vector<double> sample_ns_per_op;  // in instructions mode: instructions per op
-  std::optional<double> data_accesses_per_op;  // instructions mode only
+  std::vector<double> sample_ns_per_op;          // in instructions mode: instructions per op
+  std::optional<double> data_accesses_per_op;    // instructions mode only
   // perf modes: every event but the leader, per sample, and "ns" (the batch's wall time)
   std::map<std::string, std::vector<double>> counter_samples_per_op;
   int cpu = -1;  // the CPU its last sample ran on (sched_getcpu); -1: unknown
@@ -163,13 +164,13 @@ struct CellCounts {
   int id = 0;
   bool ok = false;
   std::string error;
-  std::uint64_t operations = 0;  // buffer lifetimes counted
-  std::uint64_t requests = 0, frees = 0, requested_bytes = 0;  // totals over all operations
-  std::uint64_t requests_min = 0, requests_max = 0;            // per lifetime
+  std::uint64_t operations = 0;                                        // buffer lifetimes counted
+  std::uint64_t requests = 0, frees = 0, requested_bytes = 0;          // totals over all operations
+  std::uint64_t requests_min = 0, requests_max = 0;                    // per lifetime
   std::uint64_t expected_requests_min = 0, expected_requests_max = 0;  // by the growth rule
   std::uint64_t final_request_bytes_min = 0, final_request_bytes_max = 0;
-  std::uint64_t usable_bytes_min = 0, usable_bytes_max = 0;              // buffer capacity
-  std::uint64_t block_usable_bytes_min = 0, block_usable_bytes_max = 0;  // allocator's word
+  std::uint64_t usable_bytes_min = 0, usable_bytes_max = 0;                // buffer capacity
+  std::uint64_t block_usable_bytes_min = 0, block_usable_bytes_max = 0;    // allocator's word
   std::uint64_t fragmentation_bytes_min = 0, fragmentation_bytes_max = 0;  // block usable - request
   std::uint64_t peak_live_bytes = 0;  // most requested bytes live at once in one iteration
   std::uint64_t peak_rss_bytes = 0, minor_faults = 0;

@@ -41,22 +41,22 @@ namespace abench {
 
 inline constexpr std::uint64_t kProbeDivisor = 16;
 inline constexpr std::uint64_t kTimeableDivisor = 16;  // a batch of probe / this predicts the probe's count
-inline constexpr double kProbeMargin = 1.2;             // the predicted probe's length, in probes
+inline constexpr double kProbeMargin = 1.2;            // the predicted probe's length, in probes
 inline constexpr double kWarmTolerance = 0.03;
 inline constexpr int kMaxWarmBatches = 8;  // at the probe's count, after the doubling
 inline constexpr double kDefaultStretch = 0.08;
 inline constexpr std::uint64_t kWarmupBudget = 3;  // min_batch_ns's worth of warm-up, after which no repeat starts
-inline constexpr double kLongBatch = 1.2;  // a predicted batch this many times min_batch_ns is long
-inline constexpr int kMinSamples = 3;      // the fewest samples a long batch's process takes
+inline constexpr double kLongBatch = 1.2;          // a predicted batch this many times min_batch_ns is long
+inline constexpr int kMinSamples = 3;              // the fewest samples a long batch's process takes
 
 struct SamplerConfig {
   std::uint64_t min_batch_ns = 25'000'000;
   int samples = 11;
-  std::uint64_t fixed_iterations = 0;            // 0: predicted
-  std::uint64_t max_iterations = 1ull << 36;     // guards a batch that never gets long
-  double stretch_max = kDefaultStretch;          // sample k runs within +-half of this of the count
+  std::uint64_t fixed_iterations = 0;         // 0: predicted
+  std::uint64_t max_iterations = 1ull << 36;  // guards a batch that never gets long
+  double stretch_max = kDefaultStretch;       // sample k runs within +-half of this of the count
   std::uint64_t stretch_seed = 0;
-  bool follow_rate = false;                      // predict each sample's count again (no partner)
+  bool follow_rate = false;  // predict each sample's count again (no partner)
   // How long verification (the cell's buffers built once and checked, untimed) took just
   // before: with follow_rate, where it took the warm-up's whole budget it was the warm-up.
   std::uint64_t verified_ns = 0;
@@ -75,9 +75,9 @@ struct SamplerConfig {
 };
 
 struct SampleRun {
-  std::uint64_t iterations = 0;       // the count before stretching (both sides of a pair: the same)
+  std::uint64_t iterations = 0;  // the count before stretching (both sides of a pair: the same)
   int warmup_batches = 0;
-  bool warm = false;                  // two warm-up batches agreed (else the cap ended warm-up)
+  bool warm = false;                            // two warm-up batches agreed (else the cap ended warm-up)
   std::vector<std::uint64_t> batch_ns;          // one per sample
   std::vector<std::uint64_t> batch_iterations;  // one per sample: iterations stretched
 };
@@ -126,8 +126,7 @@ SampleRun sample(const SamplerConfig& config, TimeBatch&& time_batch) {
   // An iteration that ran untimed for kWarmupBudget batches' time or more (verification)
   // ends the warm-up as its first batch would have (one iteration, no repeat begun after
   // it), so none is timed: the first sample, of one iteration, gives the rate instead.
-  const bool verified_warm = config.follow_rate && !fixed &&
-                             config.verified_ns >= kWarmupBudget * config.min_batch_ns;
+  const bool verified_warm = config.follow_rate && !fixed && config.verified_ns >= kWarmupBudget * config.min_batch_ns;
   std::uint64_t ns = verified_warm ? config.verified_ns : time_batch(iterations);
   std::uint64_t warmup_ns = ns;
   if (!verified_warm) ++run.warmup_batches;
@@ -152,12 +151,13 @@ SampleRun sample(const SamplerConfig& config, TimeBatch&& time_batch) {
   const double ns_per_iteration = static_cast<double>(std::max<std::uint64_t>(ns, 1)) / static_cast<double>(iterations);
   const auto predicted_at = [&](double rate) {
     const double count = std::ceil(static_cast<double>(config.min_batch_ns) / rate);
-    return std::max<std::uint64_t>(1, std::min<std::uint64_t>(config.max_iterations, static_cast<std::uint64_t>(count)));
+    return std::max<std::uint64_t>(1,
+                                   std::min<std::uint64_t>(config.max_iterations, static_cast<std::uint64_t>(count)));
   };
   run.iterations = fixed ? fixed : std::max(iterations, predicted_at(ns_per_iteration));
   const bool follow = config.follow_rate && !fixed;
-  int samples = follow ? planned_samples(config, ns_per_iteration * static_cast<double>(run.iterations))
-                       : config.samples;
+  int samples =
+      follow ? planned_samples(config, ns_per_iteration * static_cast<double>(run.iterations)) : config.samples;
   if (config.on_warmed_up != nullptr)
     config.on_warmed_up(static_cast<std::uint64_t>(ns_per_iteration * static_cast<double>(run.iterations) *
                                                    (1 + config.stretch_max / 2)),
@@ -179,7 +179,8 @@ SampleRun sample(const SamplerConfig& config, TimeBatch&& time_batch) {
       rates[seen++ % rates.size()] = static_cast<double>(took) / static_cast<double>(count);
       std::array<double, 16> sorted = rates;
       const std::size_t n = std::min(seen, rates.size());
-      std::nth_element(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(n / 2), sorted.begin() + static_cast<std::ptrdiff_t>(n));
+      std::nth_element(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(n / 2),
+                       sorted.begin() + static_cast<std::ptrdiff_t>(n));
       base = predicted_at(sorted[n / 2]);
     }
   }

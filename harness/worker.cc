@@ -94,10 +94,9 @@ SamplerConfig sampler_for(const WorkerRequest& request, const CellSpec& cell) {
 
 void report_warmed_up(std::uint64_t batch_ns, std::uint64_t iterations, int samples) {
   char line[160];
-  const int n = std::snprintf(line, sizeof line,
-                              "{\"type\":\"warm\",\"id\":%d,\"batch_ns\":%llu,\"iterations\":%llu,\"samples\":%d}\n",
-                              g_current_cell, static_cast<unsigned long long>(batch_ns),
-                              static_cast<unsigned long long>(iterations), samples);
+  const int n = std::snprintf(
+      line, sizeof line, "{\"type\":\"warm\",\"id\":%d,\"batch_ns\":%llu,\"iterations\":%llu,\"samples\":%d}\n",
+      g_current_cell, static_cast<unsigned long long>(batch_ns), static_cast<unsigned long long>(iterations), samples);
   if (n > 0 && static_cast<std::size_t>(n) < sizeof line) send_line(line, static_cast<std::size_t>(n));
 }
 
@@ -222,7 +221,8 @@ std::string choose_entry(const backend::Identity& identity, const WorkerRequest&
   if (!asked || std::find(offered.begin(), offered.end(), *asked) == offered.end()) {
     std::string allowed;
     for (EntrySet set : offered) allowed += (allowed.empty() ? "" : ", ") + std::string(name_of(set));
-    return "backend " + identity.name + " has no entry-point set '" + request.entry_set + "' (allowed: " + allowed + ")";
+    return "backend " + identity.name + " has no entry-point set '" + request.entry_set + "' (allowed: " + allowed +
+           ")";
   }
   entry = *asked;
   return "";
@@ -271,14 +271,14 @@ std::string place(WorkerRequest& request, WorkerHello& hello) {
 void run_cells(const WorkerRequest& request, const WorkerHello& hello, const backend::Identity& identity,
                const LoadedPlugin* plugin, EntrySet entry) {
   for (int id : hello.order) {
-    const CellSpec& cell = *std::find_if(request.cells.begin(), request.cells.end(),
-                                         [id](const CellSpec& c) { return c.id == id; });
+    const CellSpec& cell =
+        *std::find_if(request.cells.begin(), request.cells.end(), [id](const CellSpec& c) { return c.id == id; });
     g_current_cell = id;
     if (request.mode == WorkerMode::count) {
       emit(count_cell(cell, request.touch, plugin, entry));
     } else {
-      CellReport report =
-          run_cell(cell, sampler_for(request, cell), request.touch, identity.name.c_str(), plugin, request.measure, entry);
+      CellReport report = run_cell(cell, sampler_for(request, cell), request.touch, identity.name.c_str(), plugin,
+                                   request.measure, entry);
       if (worker_is_pinned()) report.cpu = current_cpu();  // where the samples ran, a moved worker's too
       emit(report);
     }

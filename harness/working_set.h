@@ -58,7 +58,8 @@ class WorkingSet {
     if (!build()) return "allocator returned nullptr";
     std::string problem;
     for (std::size_t i = 0; i < blocks_.size() && problem.empty(); ++i) {
-      if (reinterpret_cast<std::uintptr_t>(blocks_[i]) % align_ != 0) problem = "object " + std::to_string(i) + " misaligned";
+      if (reinterpret_cast<std::uintptr_t>(blocks_[i]) % align_ != 0)
+        problem = "object " + std::to_string(i) + " misaligned";
       if (static_cast<unsigned char>(blocks_[i][0]) != (i & 0xff) ||
           static_cast<unsigned char>(blocks_[i][sizes_[i] - 1]) != (i & 0xff))
         problem = "object " + std::to_string(i) + " lost its contents";
@@ -67,7 +68,8 @@ class WorkingSet {
     release();
     const std::uint64_t tracked = (blocks_.size() + kTrackedEvery - 1) / kTrackedEvery;
     if (problem.empty() && destructors_run_ - before != tracked)
-      problem = std::to_string(destructors_run_ - before) + " destructors ran for " + std::to_string(tracked) + " objects";
+      problem =
+          std::to_string(destructors_run_ - before) + " destructors ran for " + std::to_string(tracked) + " objects";
     return problem;
   }
 
@@ -79,7 +81,8 @@ class WorkingSet {
       std::size_t n = sizes_[i];
       do_not_optimize(n);
       auto* p = static_cast<std::byte*>(allocator_.allocate(n, align_));
-      if (p == nullptr) [[unlikely]] return false;
+      if (p == nullptr) [[unlikely]]
+        return false;
       p[0] = p[n - 1] = static_cast<std::byte>(i & 0xff);  // construct: first and last byte
       blocks_[i] = p;
     }

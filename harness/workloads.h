@@ -47,7 +47,8 @@ class RawBlock {
       : allocator_(allocator), size_(size), align_(alignment.effective()) {
     block_ = static_cast<std::byte*>(fill == Fill::zeroed ? allocator_.allocate_zeroed(size_, align_)
                                                           : allocator_.allocate(size_, align_));
-    if (block_ == nullptr) [[unlikely]] throw AllocationFailed();
+    if (block_ == nullptr) [[unlikely]]
+      throw AllocationFailed();
   }
   RawBlock(const RawBlock&) = delete;
   RawBlock& operator=(const RawBlock&) = delete;
@@ -185,7 +186,8 @@ inline void repeat_indexed(Count count, F&& f) {
 #pragma GCC unroll 8
     for (std::size_t i = 0; i < count; ++i) f(i);
   } else {
-    [&]<std::size_t... I>(std::index_sequence<I...>) { (f(I), ...); }(std::make_index_sequence<Count::value>{});
+    [&]<std::size_t... I>(std::index_sequence<I...>) { (f(I), ...); }
+    (std::make_index_sequence<Count::value>{});
   }
 }
 

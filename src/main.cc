@@ -59,7 +59,8 @@ int main(int argc, char** argv) {
     return 128 + e.signal;
   } catch (const abench::UsageError& e) {
     if (const int signal_number = abench::interrupt_signal(); signal_number != 0) {
-      std::fprintf(stderr, "abench: interrupted (%s) before measuring: nothing was written\n", sigabbrev_np(signal_number));
+      std::fprintf(stderr, "abench: interrupted (%s) before measuring: nothing was written\n",
+                   sigabbrev_np(signal_number));
       return 128 + signal_number;
     }
     std::fprintf(stderr, "abench: error: %s\n", e.what());

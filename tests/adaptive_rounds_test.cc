@@ -71,9 +71,9 @@ Simulated simulate(Stop stop, Noise noise, double target_width, int cells, std::
       const ShiftInterval i = sign_interval(d, kConfidence);
       const bool called = i.reached && (i.low > 0 || i.high < 0);
       const double width = i.reached ? std::exp(i.high) - std::exp(i.low) : INFINITY;
-      const bool more = stop == Stop::fixed         ? false
-                        : stop == Stop::width       ? needs_another_round(width, static_cast<int>(d.size()), target)
-                                                    : !called && static_cast<int>(d.size()) < target.max_rounds;
+      const bool more = stop == Stop::fixed   ? false
+                        : stop == Stop::width ? needs_another_round(width, static_cast<int>(d.size()), target)
+                                              : !called && static_cast<int>(d.size()) < target.max_rounds;
       if (!more) {
         calls += called;
         rounds += static_cast<long>(d.size());
@@ -96,10 +96,11 @@ TEST(AdaptiveRoundsSimulation, StoppingOnWidthKeepsFalseCallsWithinTheConfidence
       const Simulated fixed = simulate(Stop::fixed, noise, width, kCells, 11);
       const Simulated by_width = simulate(Stop::width, noise, width, kCells, 12);
       const Simulated once_called = simulate(Stop::once_called, noise, width, kCells, 13);
-      std::printf("noise %d width %.0f%%: false calls fixed %.2f%% (6 rounds), width rule %.2f%% (%.1f rounds), "
-                  "stop once called %.2f%% (%.1f rounds)\n",
-                  static_cast<int>(noise), width * 100, fixed.false_calls * 100, by_width.false_calls * 100,
-                  by_width.mean_rounds, once_called.false_calls * 100, once_called.mean_rounds);
+      std::printf(
+          "noise %d width %.0f%%: false calls fixed %.2f%% (6 rounds), width rule %.2f%% (%.1f rounds), "
+          "stop once called %.2f%% (%.1f rounds)\n",
+          static_cast<int>(noise), width * 100, fixed.false_calls * 100, by_width.false_calls * 100,
+          by_width.mean_rounds, once_called.false_calls * 100, once_called.mean_rounds);
       // 20000 cells: a rate of 5% is known to about +-0.15% (one standard error).
       EXPECT_LE(by_width.false_calls, 1 - kConfidence) << "noise " << static_cast<int>(noise) << " width " << width;
       EXPECT_GT(once_called.false_calls, 2 * fixed.false_calls) << "the simulation would not see an inflation";
@@ -231,8 +232,10 @@ TEST(AdaptiveRounds, AddRoundsOnlyToCellsWhoseIntervalIsStillTooWideUpToTheCap) 
     for (std::size_t k = 0; k < cell.processes.size(); ++k) EXPECT_EQ(cell.processes[k].round, static_cast<int>(k));
     const std::optional<double> width = interval_width(results, cell.cell.spec.id, 0.95);
     ASSERT_TRUE(width);
-    if (noisy) EXPECT_GT(*width, 0.02);
-    else EXPECT_LE(*width, 0.02);
+    if (noisy)
+      EXPECT_GT(*width, 0.02);
+    else
+      EXPECT_LE(*width, 0.02);
   }
   // Rounds 4-6 for all four cells, 7-9 for the two noisy ones.
   EXPECT_EQ(rounds_announced, (std::vector<std::size_t>{4, 4, 4, 2, 2, 2}));
@@ -402,8 +405,7 @@ TEST(AdaptiveRounds, ARoundOneSideOfAPairLacksIsRunForThatSideFirst) {
   EXPECT_EQ(launcher.requests.back().cells.at(0).id, results.plan.partner[0]);
   ASSERT_EQ(candidate.processes.size(), 7u);
   EXPECT_EQ(candidate.processes.back().round, dropped.round);
-  EXPECT_EQ(results.workers.back().job.seed, results.workers[results.workers.size() - 3].job.seed)
-      << "the pair's seed";
+  EXPECT_EQ(results.workers.back().job.seed, results.workers[results.workers.size() - 3].job.seed) << "the pair's seed";
 }
 
 TEST(ResultSaver, WritesBetweenWorkersAtMostOnceAnIntervalAndWhenAsked) {

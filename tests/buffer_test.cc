@@ -36,8 +36,7 @@ TEST(Buffer, DataIsAlignedAndCapacityFollowsPolicy) {
       EXPECT_TRUE(aligned(padded.data(), a.effective())) << size << " @" << a.effective();
       EXPECT_EQ(padded.request_bytes(), size + a.effective());
       // capacity = end of the block - data pointer: depends on the address returned.
-      EXPECT_EQ(padded.capacity(),
-                static_cast<std::size_t>(padded.block() + padded.request_bytes() - padded.data()));
+      EXPECT_EQ(padded.capacity(), static_cast<std::size_t>(padded.block() + padded.request_bytes() - padded.data()));
       EXPECT_GE(padded.capacity(), size);
       EXPECT_LT(static_cast<std::size_t>(padded.data() - padded.block()), a.effective());
     }
@@ -62,8 +61,8 @@ TEST(Buffer, ExactAppendRequestsFollowTheGrowthRule) {
     for (int k = 0; k < 8; ++k) b.append(input.data(), 64);
     EXPECT_EQ(b.capacity(), 512u);
   }
-  const std::vector<Call> expected{{"allocate", 64, 256}, {"grow", 256, 256}, {"grow", 512, 256},
-                                   {"deallocate", 512, 256}};
+  const std::vector<Call> expected{
+      {"allocate", 64, 256}, {"grow", 256, 256}, {"grow", 512, 256}, {"deallocate", 512, 256}};
   EXPECT_EQ(calls, expected);
 }
 
@@ -77,8 +76,7 @@ TEST(Buffer, ExactGrowRequestsFollowTheGrowthRule) {
     b.reserve(grow_reserve_bytes(4096));
     EXPECT_EQ(b.capacity(), 20480u);
   }
-  const std::vector<Call> expected{{"allocate", 4096, 4096}, {"grow", 20480, 4096},
-                                   {"deallocate", 20480, 4096}};
+  const std::vector<Call> expected{{"allocate", 4096, 4096}, {"grow", 20480, 4096}, {"deallocate", 20480, 4096}};
   EXPECT_EQ(calls, expected);
 }
 

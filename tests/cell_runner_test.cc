@@ -113,19 +113,27 @@ TEST(CellRunner, AllocatorWorkloadsVerifyAtEverySizeAndAlignment) {
 
 TEST(CellRunner, CrossThreadObjectsAreAllFreedByTheOtherThread) {
   for (std::size_t size : {16, 4096})
-    EXPECT_EQ(verify_cell({0, Workload::xthread, Policy::exact, size, {1, 64}, 1}, ABENCH_TEST_BACKEND, nullptr, kDefaultEntry), "") << size;
+    EXPECT_EQ(verify_cell({0, Workload::xthread, Policy::exact, size, {1, 64}, 1}, ABENCH_TEST_BACKEND, nullptr,
+                          kDefaultEntry),
+              "")
+        << size;
   SamplerConfig sampler;
   sampler.min_batch_ns = 200'000;
   sampler.samples = 3;
-  const CellReport r = run_cell({1, Workload::xthread, Policy::exact, 64, {1, 1}, 1}, sampler, false, ABENCH_TEST_BACKEND, nullptr, Measure::time, kDefaultEntry);
+  const CellReport r = run_cell({1, Workload::xthread, Policy::exact, 64, {1, 1}, 1}, sampler, false,
+                                ABENCH_TEST_BACKEND, nullptr, Measure::time, kDefaultEntry);
   ASSERT_TRUE(r.ok) << r.error;
   EXPECT_EQ(r.sample_ns_per_op.size(), 3u);
   for (double ns : r.sample_ns_per_op) EXPECT_GT(ns, 1.0);
 }
 
 TEST(CellRunner, WorkingSetBuildsChecksAndReleasesEveryObject) {
-  EXPECT_EQ(verify_cell({0, Workload::workingset, Policy::exact, 1024, {1, 1}, 1000}, ABENCH_TEST_BACKEND, nullptr, kDefaultEntry), "");
-  EXPECT_EQ(verify_cell({1, Workload::workingset, Policy::exact, 64, {1, 64}, 100}, ABENCH_TEST_BACKEND, nullptr, kDefaultEntry), "");
+  EXPECT_EQ(verify_cell({0, Workload::workingset, Policy::exact, 1024, {1, 1}, 1000}, ABENCH_TEST_BACKEND, nullptr,
+                        kDefaultEntry),
+            "");
+  EXPECT_EQ(verify_cell({1, Workload::workingset, Policy::exact, 64, {1, 64}, 100}, ABENCH_TEST_BACKEND, nullptr,
+                        kDefaultEntry),
+            "");
   SamplerConfig sampler;
   sampler.min_batch_ns = 200'000;
   sampler.samples = 2;

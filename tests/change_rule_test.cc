@@ -93,8 +93,9 @@ TEST(ChangeRule, FalseCallRateHoldsAtEveryNumberOfRounds) {
   for (int rounds : {6, 7, 8, 12, 20}) {
     std::mt19937_64 probe(1);
     const double level = 1 - judge_change(interleaved_cell(rounds, 1.0, noise, probe), 0.95, 0).coverage;
-    const int calls = calls_in(kCells, 100 + static_cast<std::uint64_t>(rounds),
-                               [&](std::mt19937_64& rng) { return interleaved_cell(rounds, 1.0, noise, rng); }, 0);
+    const int calls = calls_in(
+        kCells, 100 + static_cast<std::uint64_t>(rounds),
+        [&](std::mt19937_64& rng) { return interleaved_cell(rounds, 1.0, noise, rng); }, 0);
     const double rate = static_cast<double>(calls) / kCells, sd = std::sqrt(level * (1 - level) / kCells);
     RecordProperty("rate_at_" + std::to_string(rounds) + "_rounds", std::to_string(rate));
     RecordProperty("level_at_" + std::to_string(rounds) + "_rounds", std::to_string(level));
@@ -111,8 +112,9 @@ TEST(ChangeRule, FalseCallRateHoldsForSidesOfDifferentRuns) {
   const Noise noise;
   constexpr int kCells = 2000;
   for (int processes : {4, 5, 8}) {
-    const int calls = calls_in(kCells, 300 + static_cast<std::uint64_t>(processes),
-                               [&](std::mt19937_64& rng) { return separate_runs_cell(processes, 1.0, noise, rng); }, 0);
+    const int calls = calls_in(
+        kCells, 300 + static_cast<std::uint64_t>(processes),
+        [&](std::mt19937_64& rng) { return separate_runs_cell(processes, 1.0, noise, rng); }, 0);
     RecordProperty("calls_of_2000_unpaired_" + std::to_string(processes), calls);
     EXPECT_LE(static_cast<double>(calls) / kCells, 0.05 + 4 * std::sqrt(0.05 * 0.95 / kCells)) << processes;
   }
@@ -174,7 +176,8 @@ TEST(ChangeRule, SameIsRarelyCalledWhenTheTrueChangeIsBeyondTheMargin) {
     const int trials = 2000;
     for (int t = 0; t < trials; ++t) {
       same += judge_change(interleaved_cell(rounds, 1.035, quiet, rng), 0.95, 0.01, 0.03).call == Call::same;
-      same_when_unchanged += judge_change(interleaved_cell(rounds, 1.0, quiet, rng), 0.95, 0.01, 0.03).call == Call::same;
+      same_when_unchanged +=
+          judge_change(interleaved_cell(rounds, 1.0, quiet, rng), 0.95, 0.01, 0.03).call == Call::same;
     }
     EXPECT_LE(same, trials * 0.025 + 3 * std::sqrt(trials * 0.025)) << rounds << " rounds";
     if (rounds == 24) {
@@ -446,8 +449,9 @@ TEST(ChangeRule, PacedFalseCallRateHoldsAndAShiftIsFoundThroughSpells) {
   for (int rounds : {6, 12, 20}) {
     std::mt19937_64 probe(1);
     const double level = 1 - judge_change(paced_cell(rounds, 1.0, noise, probe), 0.95, 0).coverage;
-    const int calls = calls_in(kCells, 500 + static_cast<std::uint64_t>(rounds),
-                               [&](std::mt19937_64& rng) { return paced_cell(rounds, 1.0, noise, rng); }, 0);
+    const int calls = calls_in(
+        kCells, 500 + static_cast<std::uint64_t>(rounds),
+        [&](std::mt19937_64& rng) { return paced_cell(rounds, 1.0, noise, rng); }, 0);
     const double rate = static_cast<double>(calls) / kCells, sd = std::sqrt(level * (1 - level) / kCells);
     RecordProperty("paced_rate_at_" + std::to_string(rounds) + "_rounds", std::to_string(rate));
     EXPECT_NEAR(rate, level, 4 * sd) << rounds << " rounds: " << calls << " calls of " << kCells;

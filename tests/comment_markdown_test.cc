@@ -70,7 +70,8 @@ std::string rendered(const std::string& markdown) {
   testing::TempDir dir;
   const auto file = dir.path() / "comment.md";
   std::ofstream(file) << markdown;
-  const testing::CliResult r = testing::run_tool("/usr/bin/cmark-gfm", {"--extension", "table", "--unsafe", file.string()});
+  const testing::CliResult r =
+      testing::run_tool("/usr/bin/cmark-gfm", {"--extension", "table", "--unsafe", file.string()});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   return r.out;
 }
@@ -100,7 +101,8 @@ TEST(CommentMarkdown, TwoChangedCellsAmong144ComeFirstLargestFirstAndTheRestIsFo
   EXPECT_EQ(count_of(md, "| same |"), 142u) << "every cell in the folded table";
 
   const std::string html = rendered(md);
-  EXPECT_EQ(html.substr(0, html.find('\n')), "<h3>abench compare: 1 slower, 1 faster, 142 same, 0 unclear, 0 failed</h3>");
+  EXPECT_EQ(html.substr(0, html.find('\n')),
+            "<h3>abench compare: 1 slower, 1 faster, 142 same, 0 unclear, 0 failed</h3>");
   EXPECT_EQ(count_of(html, "<table>"), 2u) << "the changed cells, then all of them";
   EXPECT_EQ(count_of(html, "<details>"), 2u) << "every cell, and what each side ran";
   EXPECT_LT(html.find("<table>"), html.find("<details>"));
@@ -131,7 +133,8 @@ TEST(CommentMarkdown, PastTheLimitTheFoldedRowsGoFirstAndTheCommentSaysWhereThey
   EXPECT_NE(cut.find("| s49 | x |"), std::string::npos) << "the shown table stays whole";
   EXPECT_NE(cut.find("| f0 |"), std::string::npos) << "the folded one keeps its first rows";
   EXPECT_EQ(cut.find("| f499 |"), std::string::npos);
-  const std::regex note("\\n(\\d+) more rows are not shown here \\(GitHub's comment limit\\): compare.csv holds every one");
+  const std::regex note(
+      "\\n(\\d+) more rows are not shown here \\(GitHub's comment limit\\): compare.csv holds every one");
   std::smatch m;
   ASSERT_TRUE(std::regex_search(cut, m, note)) << cut.substr(cut.size() - 300);
   EXPECT_EQ(std::stoul(m[1]) + count_of(cut, "| f"), 500u);
@@ -159,7 +162,8 @@ TEST(CommentMarkdown, GateShowsRegressionsFirstAndFoldsEveryCell) {
   EXPECT_EQ(md.substr(0, md.find('\n')), "### abench gate: REGRESSION");
   const std::string before_fold = md.substr(0, md.find("<details>"));
   EXPECT_NE(before_fold.find("1 regression, 1 improvement, 142 unchanged"), std::string::npos) << before_fold;
-  const std::size_t regression = before_fold.find("/40/1:256/1 | +9.00%"), improvement = before_fold.find("/90/1:256/1 | -7.00%");
+  const std::size_t regression = before_fold.find("/40/1:256/1 | +9.00%"),
+                    improvement = before_fold.find("/90/1:256/1 | -7.00%");
   ASSERT_NE(regression, std::string::npos) << before_fold;
   ASSERT_NE(improvement, std::string::npos) << before_fold;
   EXPECT_LT(regression, improvement);

@@ -19,10 +19,10 @@
 namespace abench {
 namespace {
 
+using testing::CliResult;
 using testing::read_csv;
 using testing::read_file;
 using testing::run_cli;
-using testing::CliResult;
 
 // The file a symbol comes from (libm's path differs by architecture and distribution).
 std::string library_of(void* symbol) {
@@ -35,9 +35,9 @@ std::string library_of(void* symbol) {
 // compare's default number of processes (as many rounds as a verdict at 95% needs).
 std::vector<std::string> compare_args(const std::string& baseline, const std::string& candidate,
                                       const std::filesystem::path& out, std::vector<std::string> extra = {}) {
-  std::vector<std::string> args{"compare", "--baseline", baseline, "--candidate", candidate, "--matrix", "quick",
-                                "--size", "64,4096", "--live", "1", "--samples", "3",
-                                "--min-batch-ms", "0.2", "--out", out.string()};
+  std::vector<std::string> args{"compare", "--baseline",     baseline,  "--candidate", candidate,   "--matrix",
+                                "quick",   "--size",         "64,4096", "--live",      "1",         "--samples",
+                                "3",       "--min-batch-ms", "0.2",     "--out",       out.string()};
   args.insert(args.end(), extra.begin(), extra.end());
   return args;
 }
@@ -48,10 +48,10 @@ TEST(CompareEndToEnd, TwoRevisionsOfTheExampleLibrary) {
   // Under qemu one backend: every worker process costs about a quarter of a second to start
   // there (this compare starts 680), and the plugin's calls are the same over each backend.
   const std::size_t backends = testing::emulator_here() ? 1 : 3;
-  const CliResult r = run_cli(compare_args(std::string("plugin=") + testing::built::kAbufV1 + ",label=v1",
-                                           std::string("plugin=") + testing::built::kAbufV2 + ",label=v2", out,
-                                           backends == 1 ? std::vector<std::string>{"--backend", "system"}
-                                                         : std::vector<std::string>{}));
+  const CliResult r = run_cli(
+      compare_args(std::string("plugin=") + testing::built::kAbufV1 + ",label=v1",
+                   std::string("plugin=") + testing::built::kAbufV2 + ",label=v2", out,
+                   backends == 1 ? std::vector<std::string>{"--backend", "system"} : std::vector<std::string>{}));
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   // backends x 4 workloads x 2 sizes x 2 alignments, every one with a row and a verdict.
   const auto rows = read_csv(out / "compare.csv");
@@ -85,7 +85,8 @@ TEST(CompareEndToEnd, TwoRevisionsOfTheExampleLibrary) {
   for (const auto& row : json["rows"]) EXPECT_DOUBLE_EQ(row["coverage"].get<double>(), 1 - 2.0 / 64);
   EXPECT_NEAR(json["expected_false_calls"].get<double>(), static_cast<double>(cells) * 2.0 / 64, 1e-9);
   const std::string markdown = read_file(out / "compare.md");
-  EXPECT_NE(markdown.find("| backend | workload | size | align | live | before ns/op | after ns/op |"), std::string::npos);
+  EXPECT_NE(markdown.find("| backend | workload | size | align | live | before ns/op | after ns/op |"),
+            std::string::npos);
   EXPECT_TRUE(markdown.starts_with("### abench compare: ")) << markdown;
   EXPECT_NE(markdown.find("(overall "), std::string::npos);
   EXPECT_LT(markdown.find("#### Changed cells"), markdown.find("<details>"));
@@ -106,8 +107,8 @@ TEST(CompareEndToEnd, TwoRevisionsOfTheRustBufferLibrary) {
   testing::TempDir dir;
   const auto out = dir.path() / "cmp";
   const CliResult r = run_cli(compare_args(std::string("plugin=") + testing::built::kRustBufferV1 + ",label=rust-v1",
-                                           std::string("plugin=") + testing::built::kRustBufferV2 + ",label=rust-v2", out,
-                                           {"--backend", "system,jemalloc"}));
+                                           std::string("plugin=") + testing::built::kRustBufferV2 + ",label=rust-v2",
+                                           out, {"--backend", "system,jemalloc"}));
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   const auto rows = read_csv(out / "compare.csv");
   ASSERT_EQ(rows.size(), 2u * 4u * 2u * 2u);
@@ -144,7 +145,8 @@ TEST(CompareEndToEnd, TooFewRoundsForTheConfidenceAreUndecidedAndSaySo) {
   EXPECT_EQ(json["rows"][0]["problem"], "3 rounds cannot reach 95.0% (at most 75.0%): use --processes 6");
   const std::string markdown = read_file(out / "compare.md");
   EXPECT_NE(markdown.find("| undecided: 3 rounds cannot reach 95.0% (at most 75.0%): use --processes 6 |"),
-            std::string::npos) << markdown;
+            std::string::npos)
+      << markdown;
   EXPECT_NE(markdown.find("4 cells undecided"), std::string::npos);
   // At 99% the default rounds follow: 8. The gate of that compare judges at 99% too, and
   // both files say so. (--allow-unclear: whether 8 rounds narrow every interval below 50% is
@@ -189,7 +191,8 @@ TEST(CompareEndToEnd, BothSidesOfACellRunAtOneIterationCount) {
   for (const auto& row : compare["rows"]) {
     std::set<std::uint64_t> counts;
     for (const char* side : {"before_cell", "after_cell"})
-      for (const auto& p : results["cells"][row[side].get<int>()]["processes"]) counts.insert(p["iterations"].get<std::uint64_t>());
+      for (const auto& p : results["cells"][row[side].get<int>()]["processes"])
+        counts.insert(p["iterations"].get<std::uint64_t>());
     EXPECT_EQ(counts.size(), 1u) << row.dump();
   }
   // Processes alternate: round 1 baseline first, round 2 candidate first.
@@ -226,8 +229,8 @@ void expect_samples_on_the_measured_cpu(const nlohmann::json& results, bool star
 TEST(CompareEndToEnd, TheTwoSidesOfACellRunBackToBack) {
   testing::TempDir dir;
   const auto out = dir.path() / "cmp";
-  const CliResult r = run_cli(compare_args("backend=system,policy=padded", "backend=system,policy=exact", out,
-                                           {"--workload", "allocate"}));
+  const CliResult r = run_cli(
+      compare_args("backend=system,policy=padded", "backend=system,policy=exact", out, {"--workload", "allocate"}));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto results = nlohmann::json::parse(read_file(out / "results.json"));
   EXPECT_EQ(results["protocol"]["process_mode"], "fresh-process-per-cell");
@@ -241,7 +244,8 @@ TEST(CompareEndToEnd, TheTwoSidesOfACellRunBackToBack) {
     const auto& a = cells[timed[i]["cells"][0].get<int>()];
     const auto& b = cells[timed[i + 1]["cells"][0].get<int>()];
     EXPECT_NE(a["variant"], b["variant"]);
-    for (const char* axis : {"workload", "size", "requested_align", "preferred_align", "live"}) EXPECT_EQ(a[axis], b[axis]);
+    for (const char* axis : {"workload", "size", "requested_align", "preferred_align", "live"})
+      EXPECT_EQ(a[axis], b[axis]);
     EXPECT_EQ(timed[i]["round"], timed[i + 1]["round"]);
     // Round 1 baseline first, round 2 candidate first, ...
     EXPECT_EQ(a["variant"] == "system/padded", timed[i]["round"].get<int>() % 2 == 1) << timed[i].dump();
@@ -252,29 +256,33 @@ TEST(CompareEndToEnd, TheTwoSidesOfACellRunBackToBack) {
 TEST(CompareEndToEnd, WithoutStartAheadAPairStartsWhenItsTurnComes) {
   testing::TempDir dir;
   const auto out = dir.path() / "cmp";
-  const CliResult r = run_cli(compare_args("backend=system,policy=padded", "backend=system,policy=exact", out,
-                                           {"--workload", "allocate", "--processes", "2", "--no-counts",
-                                            "--no-start-ahead"}));
+  const CliResult r =
+      run_cli(compare_args("backend=system,policy=padded", "backend=system,policy=exact", out,
+                           {"--workload", "allocate", "--processes", "2", "--no-counts", "--no-start-ahead"}));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   expect_samples_on_the_measured_cpu(nlohmann::json::parse(read_file(out / "results.json")), false);
 }
 
 TEST(CompareEndToEnd, AllocatorSubjectPreloadAndAnotherWorkerBuild) {
   testing::TempDir dir;
-  const CliResult subject = run_cli(compare_args(std::string("plugin=") + testing::built::kMallocSubject + ",backend=jemalloc",
-                                                 "backend=jemalloc", dir.path() / "subject", {"--workload", "append"}));
+  const CliResult subject =
+      run_cli(compare_args(std::string("plugin=") + testing::built::kMallocSubject + ",backend=jemalloc",
+                           "backend=jemalloc", dir.path() / "subject", {"--workload", "append"}));
   ASSERT_EQ(subject.exit_code, 0) << subject.err;
   for (const auto& row : read_csv(dir.path() / "subject" / "compare.csv")) EXPECT_NE(row.at("verdict"), "failed");
 
-  const CliResult preload = run_cli(compare_args("backend=system", std::string("preload=") + testing::built::kJemallocLibrary,
-                                                 dir.path() / "preload", {"--workload", "allocate"}));
+  const CliResult preload =
+      run_cli(compare_args("backend=system", std::string("preload=") + testing::built::kJemallocLibrary,
+                           dir.path() / "preload", {"--workload", "allocate"}));
   ASSERT_EQ(preload.exit_code, 0) << preload.err;
   const auto results = nlohmann::json::parse(read_file(dir.path() / "preload" / "results.json"));
   EXPECT_NE(results["variants"][1]["malloc_object"].get<std::string>().find("libjemalloc"), std::string::npos);
   EXPECT_NE(results["variants"][1]["allocator_version"].get<std::string>().find("jemalloc 5"), std::string::npos);
 
-  const CliResult exe = run_cli(compare_args("backend=system", std::string("exe=") + testing::built::kWorkerSystem + ",env=GLIBC_TUNABLES=glibc.malloc.tcache_count=0",
-                                             dir.path() / "exe", {"--workload", "allocate"}));
+  const CliResult exe = run_cli(compare_args(
+      "backend=system",
+      std::string("exe=") + testing::built::kWorkerSystem + ",env=GLIBC_TUNABLES=glibc.malloc.tcache_count=0",
+      dir.path() / "exe", {"--workload", "allocate"}));
   ASSERT_EQ(exe.exit_code, 0) << exe.err;
   const auto exe_results = nlohmann::json::parse(read_file(dir.path() / "exe" / "results.json"));
   EXPECT_EQ(exe_results["variants"][1]["env"]["GLIBC_TUNABLES"], "glibc.malloc.tcache_count=0");
@@ -289,13 +297,16 @@ TEST(CompareEndToEnd, BadVariantsExitTwoBeforeAnythingRuns) {
       {"plugin=/no/such/libx.so", "backend=system", "plugin '/no/such/libx.so' does not exist"},
       {std::string("plugin=") + testing::built::kJemallocLibrary, "policy=exact", "cannot load plugin"},
       {"plugin=" + library_of(reinterpret_cast<void*>(&cbrt)), "policy=exact", "does not export abench_plugin_v1"},
-      {std::string("plugin=") + testing::built::kWrongAbiPlugin, "policy=exact", "has ABI version 2, this worker speaks 1"},
+      {std::string("plugin=") + testing::built::kWrongAbiPlugin, "policy=exact",
+       "has ABI version 2, this worker speaks 1"},
       {"exe=/bin/true,backend=system", "backend=system", "is not an abench worker"},
-      {std::string("exe=") + testing::built::kWorkerMimalloc + ",backend=system", "backend=system", "is the worker of backend 'mimalloc'"},
+      {std::string("exe=") + testing::built::kWorkerMimalloc + ",backend=system", "backend=system",
+       "is the worker of backend 'mimalloc'"},
       {"backend=hoard", "backend=system", "unknown backend 'hoard'"},
       {"backend=system,policy=lazy", "backend=system", "unknown policy 'lazy'"},
       {"backend=system", "policy=exact", "--baseline stands for 1 variants and --candidate for 3"},
-      {std::string("preload=") + testing::built::kMallocSubject, "backend=system", "refused: refusing to run: malloc is served by"},
+      {std::string("preload=") + testing::built::kMallocSubject, "backend=system",
+       "refused: refusing to run: malloc is served by"},
   };
   for (const auto& c : cases) {
     testing::TempDir dir;
@@ -315,10 +326,33 @@ TEST(CompareEndToEnd, UntilIntervalAddsRoundsUpToTheCapOnlyWhereAnIntervalIsStil
   for (const std::string target : {"0.01", "100"}) {
     const bool unreachable = target == "0.01";  // no interval is 0.01% wide
     const auto out = dir.path() / ("cmp-" + target);
-    const CliResult r = run_cli({"compare", "--baseline", "backend=system", "--candidate", "backend=system,label=again",
-                                 "--matrix", "quick", "--workload", "allocate", "--size", "64,4096", "--align", "256",
-                                 "--live", "1", "--samples", "3", "--min-batch-ms", "2", "--no-counts", "--no-report",
-                                 "--until-interval", target, "--max-rounds", "8", "--out", out.string()});
+    const CliResult r = run_cli({"compare",
+                                 "--baseline",
+                                 "backend=system",
+                                 "--candidate",
+                                 "backend=system,label=again",
+                                 "--matrix",
+                                 "quick",
+                                 "--workload",
+                                 "allocate",
+                                 "--size",
+                                 "64,4096",
+                                 "--align",
+                                 "256",
+                                 "--live",
+                                 "1",
+                                 "--samples",
+                                 "3",
+                                 "--min-batch-ms",
+                                 "2",
+                                 "--no-counts",
+                                 "--no-report",
+                                 "--until-interval",
+                                 target,
+                                 "--max-rounds",
+                                 "8",
+                                 "--out",
+                                 out.string()});
     ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
     const auto results = nlohmann::json::parse(read_file(out / "results.json"));
     EXPECT_EQ(results["protocol"]["until_interval"]["width_percent"], std::stod(target));
@@ -341,7 +375,8 @@ TEST(CompareEndToEnd, UntilIntervalAddsRoundsUpToTheCapOnlyWhereAnIntervalIsStil
     }
     const std::string md = read_file(out / "compare.md");
     EXPECT_NE(md.find(fmt::format("{} to {} rounds a cell", *rounds_seen.begin(), *rounds_seen.rbegin())),
-              std::string::npos) << md;
+              std::string::npos)
+        << md;
     for (const auto& row : read_csv(out / "compare.csv")) EXPECT_NE(row.at("verdict"), "failed");
     const auto json = nlohmann::json::parse(read_file(out / "compare.json"));
     for (const auto& row : json["rows"]) {
@@ -366,10 +401,33 @@ TEST(CompareEndToEnd, UntilIntervalAddsRoundsUpToTheCapOnlyWhereAnIntervalIsStil
 TEST(CompareEndToEnd, ABudgetAddsRoundsTowardTheDetectWidthAndEveryFileSaysSo) {
   testing::TempDir dir;
   const auto out = dir.path() / "cmp";
-  const CliResult r = run_cli({"compare", "--baseline", "backend=system", "--candidate", "backend=system,label=again",
-                               "--matrix", "quick", "--workload", "allocate", "--size", "64,4096", "--align", "256",
-                               "--live", "1", "--samples", "3", "--min-batch-ms", "0.5", "--no-counts", "--no-report",
-                               "--detect", "2", "--budget", "5s", "--out", out.string()});
+  const CliResult r = run_cli({"compare",
+                               "--baseline",
+                               "backend=system",
+                               "--candidate",
+                               "backend=system,label=again",
+                               "--matrix",
+                               "quick",
+                               "--workload",
+                               "allocate",
+                               "--size",
+                               "64,4096",
+                               "--align",
+                               "256",
+                               "--live",
+                               "1",
+                               "--samples",
+                               "3",
+                               "--min-batch-ms",
+                               "0.5",
+                               "--no-counts",
+                               "--no-report",
+                               "--detect",
+                               "2",
+                               "--budget",
+                               "5s",
+                               "--out",
+                               out.string()});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.err.find("--budget 0:05: measured in "), std::string::npos) << r.err;
   const auto results = nlohmann::json::parse(read_file(out / "results.json"));
@@ -391,7 +449,8 @@ TEST(CompareEndToEnd, ABudgetAddsRoundsTowardTheDetectWidthAndEveryFileSaysSo) {
   }
   const std::string md = read_file(out / "compare.md");
   EXPECT_NE(md.find("(--budget 0:05: 6 rounds, then one more for the cells whose interval was wider than 2%"),
-            std::string::npos) << md;
+            std::string::npos)
+      << md;
   // A file claiming a budget beyond a week is refused by the reader.
   auto edited = results;
   edited["protocol"]["until_interval"]["budget_seconds"] = 1e9;
@@ -406,9 +465,27 @@ TEST(CompareEndToEnd, ABudgetTakesCheaperProcessesUnlessTold) {
   testing::TempDir dir;
   for (const bool told : {false, true}) {
     const auto out = dir.path() / (told ? "told" : "default");
-    std::vector<std::string> args{"compare", "--baseline", "backend=system", "--candidate", "backend=system,label=again",
-                                  "--matrix", "quick", "--workload", "allocate", "--size", "64", "--align", "256",
-                                  "--live", "1", "--no-counts", "--no-report", "--budget", "1s", "--out", out.string()};
+    std::vector<std::string> args{"compare",
+                                  "--baseline",
+                                  "backend=system",
+                                  "--candidate",
+                                  "backend=system,label=again",
+                                  "--matrix",
+                                  "quick",
+                                  "--workload",
+                                  "allocate",
+                                  "--size",
+                                  "64",
+                                  "--align",
+                                  "256",
+                                  "--live",
+                                  "1",
+                                  "--no-counts",
+                                  "--no-report",
+                                  "--budget",
+                                  "1s",
+                                  "--out",
+                                  out.string()};
     if (told) args.insert(args.end(), {"--samples", "3", "--min-batch-ms", "0.5"});
     const CliResult r = run_cli(args);
     ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -421,10 +498,31 @@ TEST(CompareEndToEnd, ABudgetTakesCheaperProcessesUnlessTold) {
 TEST(RunEndToEnd, UntilIntervalGivesEveryCellAProcessOfItsOwnAndRoundsUpToTheCap) {
   testing::TempDir dir;
   const auto out = dir.path() / "run";
-  const CliResult r = run_cli({"run", "--matrix", "quick", "--backend", "system,mimalloc", "--workload", "allocate",
-                               "--size", "64", "--live", "1", "--samples", "3", "--min-batch-ms", "0.2",
-                               "--processes", "2", "--until-interval", "0.01", "--max-rounds", "7", "--no-counts",
-                               "--no-report", "--out", out.string()});
+  const CliResult r = run_cli({"run",
+                               "--matrix",
+                               "quick",
+                               "--backend",
+                               "system,mimalloc",
+                               "--workload",
+                               "allocate",
+                               "--size",
+                               "64",
+                               "--live",
+                               "1",
+                               "--samples",
+                               "3",
+                               "--min-batch-ms",
+                               "0.2",
+                               "--processes",
+                               "2",
+                               "--until-interval",
+                               "0.01",
+                               "--max-rounds",
+                               "7",
+                               "--no-counts",
+                               "--no-report",
+                               "--out",
+                               out.string()});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   const auto results = nlohmann::json::parse(read_file(out / "results.json"));
   EXPECT_EQ(results["protocol"]["process_mode"], "fresh-process-per-cell");

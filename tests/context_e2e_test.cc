@@ -18,9 +18,9 @@
 namespace abench {
 namespace {
 
+using testing::CliResult;
 using testing::read_csv;
 using testing::read_file;
-using testing::CliResult;
 using testing::run_cli;
 
 TEST(ContextEndToEnd, AHistoryDependentAllocatorIsFlaggedInItsLargeCellsAndNotInASmallOne) {
@@ -29,9 +29,14 @@ TEST(ContextEndToEnd, AHistoryDependentAllocatorIsFlaggedInItsLargeCellsAndNotIn
   const auto out = dir.path() / "r";
   // tiny-v4 spins on a large block for every other size class its process has used: in the
   // matrix's order the 4096 B cell follows the 64 B one, and fresh it follows none.
-  const CliResult r = run_cli({"run", "--variant", std::string("preload=") + testing::built::kTinyV4, "--matrix", "default",
-                               "--workload", "allocate", "--policy", "exact", "--align", "1", "--live", "1", "--size",
-                               "64,4096", "--samples", "3", "--min-batch-ms", "2", "--context", "--out", out.string()});
+  const CliResult r = run_cli({"run",       "--variant", std::string("preload=") + testing::built::kTinyV4,
+                               "--matrix",  "default",   "--workload",
+                               "allocate",  "--policy",  "exact",
+                               "--align",   "1",         "--live",
+                               "1",         "--size",    "64,4096",
+                               "--samples", "3",         "--min-batch-ms",
+                               "2",         "--context", "--out",
+                               out.string()});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   std::map<std::string, std::map<std::string, std::string>> in_matrix;
   for (const auto& row : read_csv(out / "results.csv")) {
@@ -71,17 +76,36 @@ TEST(ContextEndToEnd, WhatItCannotGoWithIsRefusedBeforeAnythingRuns) {
   EXPECT_FALSE(std::filesystem::exists(dir.path() / "r" / "results.json"));
 }
 
-
 // Both sides of a compare measured both ways: the verdict is the in-matrix sides', and a row
 // whose cell depends on its history on either side is marked so.
 TEST(ContextEndToEnd, ACompareMarksTheChangesThatAreContextSensitiveOnEitherSide) {
   ABENCH_SKIP_UNDER_EMULATION("a context flag is a claim about a CPU's timing");
   testing::TempDir dir;
   const auto out = dir.path() / "c";
-  const CliResult r = run_cli({"compare", "--baseline", std::string("preload=") + testing::built::kTinyV1 + ",label=v1", "--candidate",
-                               std::string("preload=") + testing::built::kTinyV4 + ",label=v4", "--matrix", "default", "--workload",
-                               "allocate", "--policy", "exact", "--align", "1", "--live", "1", "--size", "64,4096",
-                               "--samples", "3", "--min-batch-ms", "2", "--context", "--out", out.string()});
+  const CliResult r = run_cli({"compare",
+                               "--baseline",
+                               std::string("preload=") + testing::built::kTinyV1 + ",label=v1",
+                               "--candidate",
+                               std::string("preload=") + testing::built::kTinyV4 + ",label=v4",
+                               "--matrix",
+                               "default",
+                               "--workload",
+                               "allocate",
+                               "--policy",
+                               "exact",
+                               "--align",
+                               "1",
+                               "--live",
+                               "1",
+                               "--size",
+                               "64,4096",
+                               "--samples",
+                               "3",
+                               "--min-batch-ms",
+                               "2",
+                               "--context",
+                               "--out",
+                               out.string()});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   const nlohmann::json results = nlohmann::json::parse(read_file(out / "results.json"));
   EXPECT_EQ(results["protocol"]["process_mode"], "context");

@@ -144,14 +144,16 @@ TEST(CountRunner, ExactCountsEqualTheGrowthRuleForEveryDefaultCell) {
 
 TEST(CountRunner, ExactCountsAreTheSameOnEveryRun) {
   const CellSpec cell{0, Workload::append, Policy::exact, 4096, {1, 256}, 64};
-  const CellCounts a = count_cell(cell, false, nullptr, kDefaultEntry), b = count_cell(cell, false, nullptr, kDefaultEntry);
+  const CellCounts a = count_cell(cell, false, nullptr, kDefaultEntry),
+                   b = count_cell(cell, false, nullptr, kDefaultEntry);
   EXPECT_EQ(a.requests, b.requests);
   EXPECT_EQ(a.requested_bytes, b.requested_bytes);
   EXPECT_EQ(a.final_request_bytes_max, b.final_request_bytes_max);
 }
 
 TEST(CountRunner, PaddedRequestsCapacityPlusAlignmentAndReportsTheSpread) {
-  const CellCounts c = count_cell({0, Workload::allocate, Policy::padded, 64, {4096, 4096}, 64}, false, nullptr, kDefaultEntry);
+  const CellCounts c =
+      count_cell({0, Workload::allocate, Policy::padded, 64, {4096, 4096}, 64}, false, nullptr, kDefaultEntry);
   ASSERT_TRUE(c.ok) << c.error;
   EXPECT_EQ(c.requests, c.operations);
   EXPECT_EQ(c.final_request_bytes_min, 64u + 4096u);
@@ -185,7 +187,8 @@ TEST(CountRunner, CrossThreadCountsOneRequestAndOneFreePerObjectAcrossThreads) {
 }
 
 TEST(CountRunner, WorkingSetMakesOneRequestPerObjectAndFreesThemUnlessAnArena) {
-  const CellCounts c = count_cell({0, Workload::workingset, Policy::exact, 1024, {1, 1}, 1000}, false, nullptr, kDefaultEntry);
+  const CellCounts c =
+      count_cell({0, Workload::workingset, Policy::exact, 1024, {1, 1}, 1000}, false, nullptr, kDefaultEntry);
   ASSERT_TRUE(c.ok) << c.error;
   EXPECT_EQ(c.operations, kCountingIterations * 1000u);
   EXPECT_EQ(c.requests, c.operations);

@@ -22,22 +22,53 @@
 namespace abench {
 namespace {
 
+using testing::CliResult;
 using testing::read_csv;
 using testing::read_file;
 using testing::run_cli;
 using testing::split_lines;
-using testing::CliResult;
 
-const std::vector<std::string> kCountColumns{
-    "requests", "frees", "requested_bytes", "final_request_bytes_min", "final_request_bytes_max",
-    "usable_bytes_min", "usable_bytes_max", "block_usable_bytes_min", "block_usable_bytes_max",
-    "fragmentation_bytes_min", "fragmentation_bytes_max", "peak_live_bytes", "peak_rss_bytes",
-    "minor_faults", "allocator_resident_bytes", "count_check"};
+const std::vector<std::string> kCountColumns{"requests",
+                                             "frees",
+                                             "requested_bytes",
+                                             "final_request_bytes_min",
+                                             "final_request_bytes_max",
+                                             "usable_bytes_min",
+                                             "usable_bytes_max",
+                                             "block_usable_bytes_min",
+                                             "block_usable_bytes_max",
+                                             "fragmentation_bytes_min",
+                                             "fragmentation_bytes_max",
+                                             "peak_live_bytes",
+                                             "peak_rss_bytes",
+                                             "minor_faults",
+                                             "allocator_resident_bytes",
+                                             "count_check"};
 
 std::vector<std::string> tiny_run_args(const std::string& out) {
-  return {"run", "--matrix", "quick", "--backend", "system,mimalloc,jemalloc", "--policy", "exact,padded",
-          "--workload", "allocate,append,noop", "--size", "64", "--align", "256", "--live", "1,4",
-          "--min-batch-ms", "0.5", "--samples", "3", "--processes", "2", "--out", out};
+  return {"run",
+          "--matrix",
+          "quick",
+          "--backend",
+          "system,mimalloc,jemalloc",
+          "--policy",
+          "exact,padded",
+          "--workload",
+          "allocate,append,noop",
+          "--size",
+          "64",
+          "--align",
+          "256",
+          "--live",
+          "1,4",
+          "--min-batch-ms",
+          "0.5",
+          "--samples",
+          "3",
+          "--processes",
+          "2",
+          "--out",
+          out};
 }
 
 TEST(EndToEnd, TinyRunWritesCompleteJsonAndCsv) {
@@ -80,7 +111,9 @@ TEST(EndToEnd, TinyRunWritesCompleteJsonAndCsv) {
   const auto lines = split_lines(read_file(out / "results.csv"));
   ASSERT_EQ(lines.size(), 37u);
   EXPECT_EQ(lines[0].rfind("side,variant,backend,policy,workload,size,requested_align,preferred_align,live,ns_per_op,"
-                           "process_min_ns,process_max_ns,best_ns_per_op,iterations,samples,processes", 0), 0u);
+                           "process_min_ns,process_max_ns,best_ns_per_op,iterations,samples,processes",
+                           0),
+            0u);
   std::set<std::string> backends;
   for (const auto& row : read_csv(out / "results.csv")) {
     backends.insert(row.at("backend"));
@@ -103,15 +136,15 @@ TEST(EndToEnd, QuickMatrixHasEveryCountColumnForEveryCell) {
   const auto out = dir.path() / "run";
   // The quick matrix's axes with both policies; the timing protocol cut to the bone, as
   // only the counts are checked here.
-  const CliResult r = run_cli({"run", "--matrix", "quick", "--policy", "exact,padded", "--samples", "1",
-                               "--processes", "1", "--min-batch-ms", "0.05", "--out", out.string()});
+  const CliResult r = run_cli({"run", "--matrix", "quick", "--policy", "exact,padded", "--samples", "1", "--processes",
+                               "1", "--min-batch-ms", "0.05", "--out", out.string()});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   const auto rows = read_csv(out / "results.csv");
   ASSERT_EQ(rows.size(), 3u * 2u * 4u * 3u * 2u * 2u);
   for (const auto& row : rows) {
     for (const auto& column : kCountColumns)
-      EXPECT_FALSE(row.at(column).empty()) << column << " empty for " << row.at("backend") << " "
-                                           << row.at("workload") << " " << row.at("size");
+      EXPECT_FALSE(row.at(column).empty())
+          << column << " empty for " << row.at("backend") << " " << row.at("workload") << " " << row.at("size");
     EXPECT_EQ(row.at("count_check"), "ok");
     EXPECT_NE(row.at("requests"), "0");
     EXPECT_EQ(row.at("frees"), "1");
@@ -169,8 +202,8 @@ TEST(EndToEnd, CrossThreadMatrixRunsAndIsRefusedOnOneCpu) {
   // 5 ms: at 0.5 ms one descheduling of the consumer on a loaded machine made a whole batch of
   // one object, and warm-up stopped there (seen in a clean-clone CI run beside two builds).
   const char* batch_ms = testing::emulator_here() ? "100" : "5";
-  const std::vector<std::string> args{"run", "--matrix", "xthread", "--size", "64", "--samples", "3", "--processes",
-                                      "1", "--min-batch-ms", batch_ms};
+  const std::vector<std::string> args{"run", "--matrix",    "xthread", "--size",         "64",    "--samples",
+                                      "3",   "--processes", "1",       "--min-batch-ms", batch_ms};
   auto with_out = [&](const char* name) {
     auto a = args;
     a.insert(a.end(), {"--out", (dir.path() / name).string()});
@@ -191,8 +224,7 @@ TEST(EndToEnd, CrossThreadMatrixRunsAndIsRefusedOnOneCpu) {
   auto single = with_out("one");
   single.insert(single.begin(), {"-c", "1", testing::built::kAbench});
   ProcessLauncher launcher;
-  const LaunchOutcome o = launcher.run({"/usr/bin/taskset", single, {}, "", 120},
-                                       [](std::string_view) { return 0.0; });
+  const LaunchOutcome o = launcher.run({"/usr/bin/taskset", single, {}, "", 120}, [](std::string_view) { return 0.0; });
   EXPECT_EQ(o.exit_code, 0) << o.stdout_tail << o.stderr_tail;
   for (const auto& row : read_csv(dir.path() / "one" / "results.csv")) {
     EXPECT_EQ(row.at("status"), "refused");
@@ -214,7 +246,8 @@ TEST(EndToEnd, ArenaMatrixComparesTheArenaWithEveryAllocator) {
     EXPECT_EQ(row.at("requests"), "1");
     EXPECT_EQ(row.at("frees"), row.at("backend") == "arena" ? "0" : "1");
   }
-  const CliResult misuse = run_cli({"run", "--matrix", "quick", "--backend", "arena", "--out", (dir.path() / "x").string()});
+  const CliResult misuse =
+      run_cli({"run", "--matrix", "quick", "--backend", "arena", "--out", (dir.path() / "x").string()});
   EXPECT_EQ(misuse.exit_code, 2);
   EXPECT_NE(misuse.err.find("backend 'arena' runs only the workingset workload"), std::string::npos) << misuse.err;
 }
@@ -229,7 +262,8 @@ TEST(EndToEnd, BadInputExitsTwoWithAClearMessageAndWritesNothing) {
   const std::vector<BadInput> cases{
       {{"--matrix", "nonexistent"}, "", "available matrices:"},
       {{}, "{ \"backends\": [\"system\"],\n  oops }", "bad.json: malformed JSON at line 2, column 3"},
-      {{}, R"({"backends":["system"],"policies":["exact"],"workloads":["allocate"],"sizes":[64],"alignments":[24],"live":[1]})",
+      {{},
+       R"({"backends":["system"],"policies":["exact"],"workloads":["allocate"],"sizes":[64],"alignments":[24],"live":[1]})",
        "field 'alignments[0]': alignment 24 is not a power of two"},
       {{"--matrix", "quick", "--backend", "ptmalloc3"}, "", "option --backend: unknown backend 'ptmalloc3'"},
       {{"--matrix", "quick", "--workload", "shrink"}, "", "allowed: allocate, zeroed, grow, append, noop"},
@@ -257,9 +291,27 @@ TEST(EndToEnd, WorkerServedByTheWrongAllocatorIsReportedAndTheRunGoesOn) {
     GTEST_SKIP() << "preloads an allocator into abench itself, which AddressSanitizer refuses; the plain suite runs it";
   testing::TempDir dir;
   const auto out = dir.path() / "run";
-  const CliResult r = run_cli({"run", "--matrix", "quick", "--backend", "mimalloc,jemalloc", "--workload", "allocate",
-                               "--size", "64", "--align", "256", "--live", "1", "--min-batch-ms", "0.5",
-                               "--samples", "2", "--processes", "1", "--out", out.string()},
+  const CliResult r = run_cli({"run",
+                               "--matrix",
+                               "quick",
+                               "--backend",
+                               "mimalloc,jemalloc",
+                               "--workload",
+                               "allocate",
+                               "--size",
+                               "64",
+                               "--align",
+                               "256",
+                               "--live",
+                               "1",
+                               "--min-batch-ms",
+                               "0.5",
+                               "--samples",
+                               "2",
+                               "--processes",
+                               "1",
+                               "--out",
+                               out.string()},
                               {{"LD_PRELOAD", testing::built::kJemallocLibrary}});
   EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
   const auto json = nlohmann::json::parse(read_file(out / "results.json"));
@@ -270,7 +322,8 @@ TEST(EndToEnd, WorkerServedByTheWrongAllocatorIsReportedAndTheRunGoesOn) {
       // Both the counting and the timed worker refuse, each with the evidence: the timed
       // one fails the cell, the counting one leaves its counts unavailable.
       ASSERT_EQ(cell["errors"].size(), 1u) << cell.dump();
-      for (const std::string& error : {cell["errors"][0].get<std::string>(), cell["counts_unavailable"].get<std::string>()}) {
+      for (const std::string& error :
+           {cell["errors"][0].get<std::string>(), cell["counts_unavailable"].get<std::string>()}) {
         EXPECT_NE(error.find("refusing to run: malloc is served by"), std::string::npos) << error;
         EXPECT_NE(error.find("libjemalloc"), std::string::npos) << error;
       }

@@ -18,8 +18,8 @@ inline const std::optional<std::string>& emulator_here() {
 
 }  // namespace abench::testing
 
-#define ABENCH_SKIP_UNDER_EMULATION(why)                                                           \
-  do {                                                                                             \
-    if (const auto& emulator = ::abench::testing::emulator_here())                                 \
-      GTEST_SKIP() << "under emulation (" << *emulator << "): " << (why);                          \
+#define ABENCH_SKIP_UNDER_EMULATION(why)                                  \
+  do {                                                                    \
+    if (const auto& emulator = ::abench::testing::emulator_here())        \
+      GTEST_SKIP() << "under emulation (" << *emulator << "): " << (why); \
   } while (0)

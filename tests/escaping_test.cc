@@ -16,7 +16,8 @@
 namespace abench {
 namespace {
 
-const std::string kPayload = "E|V|I|L\n\n## FAKE PASS <img src=x onerror=alert(1)> [x](http://evil) @admin `x` ~~y~~ &#60;";
+const std::string kPayload =
+    "E|V|I|L\n\n## FAKE PASS <img src=x onerror=alert(1)> [x](http://evil) @admin `x` ~~y~~ &#60;";
 
 // Pipes that end a cell: not preceded by a backslash.
 int cell_bars(const std::string& line) {

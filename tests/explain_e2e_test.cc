@@ -24,21 +24,20 @@ using testing::read_csv;
 using testing::read_file;
 using testing::run_cli;
 
-#define ABENCH_SKIP_WITHOUT_CALLGRIND()                                                  \
-  do {                                                                                   \
-    ABENCH_SKIP_UNDER_EMULATION("callgrind cannot run an emulated worker");              \
+#define ABENCH_SKIP_WITHOUT_CALLGRIND()                                                      \
+  do {                                                                                       \
+    ABENCH_SKIP_UNDER_EMULATION("callgrind cannot run an emulated worker");                  \
     if (access("/usr/bin/valgrind", X_OK) != 0) GTEST_SKIP() << "valgrind is not installed"; \
   } while (0)
 
 // A short compare of two preloaded builds with --explain: its compare.csv rows. Both sides of
 // a cell run the iteration count that fills `min_batch_ms` on the faster one.
 std::vector<std::map<std::string, std::string>> explained_compare(const std::filesystem::path& out,
-                                                                   const std::string& before,
-                                                                   const std::string& after,
-                                                                   const std::string& min_batch_ms = "5") {
+                                                                  const std::string& before, const std::string& after,
+                                                                  const std::string& min_batch_ms = "5") {
   const auto result = run_cli({"compare", "--baseline", "preload=" + before, "--candidate", "preload=" + after,
-                               "--matrix", "pair", "--workload", "pair,allocate", "--size", "32,4096", "--samples",
-                               "3", "--min-batch-ms", min_batch_ms, "--explain", "--out", out.string()});
+                               "--matrix", "pair", "--workload", "pair,allocate", "--size", "32,4096", "--samples", "3",
+                               "--min-batch-ms", min_batch_ms, "--explain", "--out", out.string()});
   EXPECT_EQ(result.exit_code, 0) << result.err;
   EXPECT_TRUE(std::filesystem::exists(out / "explain" / "results.json"));
   return read_csv(out / "compare.csv");
@@ -152,9 +151,10 @@ TEST(ExplainEndToEnd, ABuildAgainstACopyOfItselfCountsTheSame) {
 TEST(ExplainEndToEnd, RunPrintsTimeBesideInstructionsAndWritesExplainCsv) {
   ABENCH_SKIP_WITHOUT_CALLGRIND();
   testing::TempDir dir;
-  const auto result = run_cli({"run", "--matrix", "quick", "--backend", "system", "--workload", "pair", "--size",
-                               "32,262144", "--align", "1", "--live", "1", "--samples", "3", "--processes", "1",
-                               "--explain", "--no-report", "--out", (dir.path() / "r").string()});
+  const auto result = run_cli(
+      {"run",    "--matrix",    "quick",   "--backend", "system",      "--workload", "pair",
+       "--size", "32,262144",   "--align", "1",         "--live",      "1",          "--samples",
+       "3",      "--processes", "1",       "--explain", "--no-report", "--out",      (dir.path() / "r").string()});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   EXPECT_NE(result.out.find("instr/op  branch misses/op  memory accesses/op"), std::string::npos) << result.out;
   const auto rows = read_csv(dir.path() / "r" / "explain.csv");
@@ -170,8 +170,8 @@ TEST(ExplainEndToEnd, RunPrintsTimeBesideInstructionsAndWritesExplainCsv) {
 
 TEST(ExplainEndToEnd, IsRefusedWhereItCannotRunBeforeAnythingIsMeasured) {
   testing::TempDir dir;
-  const auto result = run_cli({"run", "--matrix", "quick", "--measure", "instructions", "--explain", "--out",
-                               (dir.path() / "r").string()});
+  const auto result = run_cli(
+      {"run", "--matrix", "quick", "--measure", "instructions", "--explain", "--out", (dir.path() / "r").string()});
   EXPECT_EQ(result.exit_code, 2);
   EXPECT_NE(result.err.find("option --explain: --measure instructions already counts"), std::string::npos)
       << result.err;

@@ -121,7 +121,8 @@ TEST(ExplainCompare, CompareJsonReadsBackAndRefusesAForgedReadingOrChange) {
        "field 'rows[0].reading' is 'same work, faster', but the rule makes the row's figures 'more work'"},
       {[](auto& j) { j["rows"][0]["instructions_change"] = 0.0; },
        "field 'rows[0].instructions_change' is 0.0, but the row's figures make it 1"},
-      {[](auto& j) { j["rows"][0]["instructions_after"] = -5; }, "field 'rows[0].instructions_after' must be a finite number"},
+      {[](auto& j) { j["rows"][0]["instructions_after"] = -5; },
+       "field 'rows[0].instructions_after' must be a finite number"},
       {[](auto& j) { j["rows"][0]["instructions_after"] = nullptr; }, "field 'rows[0].work_unavailable' must say why"},
   };
   for (const auto& [edit, must_mention] : cases) {
@@ -141,11 +142,12 @@ TEST(ExplainCompare, CompareJsonReadsBackAndRefusesAForgedReadingOrChange) {
 // once (by ob= or a call's cob=) and referred to by its id after; a call's inclusive cost
 // (after calls=) is not the calling instruction's own.
 TEST(CallgrindCosts, EachInstructionsOwnIrByObjectAndAddress) {
-  const std::string dump = "version: 1\npositions: instr line\nevents: Ir Dr\n"
-                           "ob=(1) /lib/liba.so\nfn=(1) f\n0x1000 10 3 1\n+4 * 2\n"
-                           "cob=(2) /lib/libb.so\ncfn=(2) g\ncalls=1 0x2000 5\n* * 100\n+2 11 1\n"
-                           "ob=(2)\nfn=(2)\n0x2000 5 7\n-0 * 1\nob=(1)\nfn=(1)\n0x1000 10 1\n"
-                           "totals: 115\n";
+  const std::string dump =
+      "version: 1\npositions: instr line\nevents: Ir Dr\n"
+      "ob=(1) /lib/liba.so\nfn=(1) f\n0x1000 10 3 1\n+4 * 2\n"
+      "cob=(2) /lib/libb.so\ncfn=(2) g\ncalls=1 0x2000 5\n* * 100\n+2 11 1\n"
+      "ob=(2)\nfn=(2)\n0x2000 5 7\n-0 * 1\nob=(1)\nfn=(1)\n0x1000 10 1\n"
+      "totals: 115\n";
   InstructionCosts costs;
   EXPECT_EQ(add_instruction_costs(dump, costs), 3u + 2 + 1 + 7 + 1 + 1);
   EXPECT_EQ(costs["/lib/liba.so"][0x1000], 4u);
@@ -155,13 +157,15 @@ TEST(CallgrindCosts, EachInstructionsOwnIrByObjectAndAddress) {
 }
 
 TEST(HotPathFiles, AListingIsComparedWithoutTheAddressesThatMoveBetweenBuilds) {
-  const std::string objdump = "0000000000001190 <tiny_allocate>:\n"
-                              "    1190:\tpush   %r12\n"
-                              "    11c3:\tmov    0x2e86(%rip),%rax        # 4050 <far_stride>\n"
-                              "    11d0:\tjmp    1367 <tiny_allocate+0x1d7>\n"
-                              " 15.66%     11d5:\tbl\t1a2b0 <mi_malloc>\n";
-  EXPECT_EQ(normalised_listing(objdump), "push   %r12\nmov    (%rip),%rax        # <far_stride>\n"
-                                         "jmp    <tiny_allocate+0x1d7>\nbl\t<mi_malloc>\n");
+  const std::string objdump =
+      "0000000000001190 <tiny_allocate>:\n"
+      "    1190:\tpush   %r12\n"
+      "    11c3:\tmov    0x2e86(%rip),%rax        # 4050 <far_stride>\n"
+      "    11d0:\tjmp    1367 <tiny_allocate+0x1d7>\n"
+      " 15.66%     11d5:\tbl\t1a2b0 <mi_malloc>\n";
+  EXPECT_EQ(normalised_listing(objdump),
+            "push   %r12\nmov    (%rip),%rax        # <far_stride>\n"
+            "jmp    <tiny_allocate+0x1d7>\nbl\t<mi_malloc>\n");
 }
 
 TEST(HotPathFiles, TheIndexReadsBackAndRefusesANameThatIsNoSymbol) {

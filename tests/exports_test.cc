@@ -56,8 +56,10 @@ TEST(Exports, NamesAreUniquePerVariantEvenWhereLabelsDifferOnlyInCharactersAName
   EXPECT_EQ(parts[0], "a-b");
   EXPECT_EQ(parts[1], "a-b~2");
   const CellIdentity id = identity_of(r, r.cells[0], parts);
-  EXPECT_EQ(arg_value_name(id), "abench/variant:a-b/backend:system/policy:exact/workload:allocate/size:64/align:1-256/live:1");
-  EXPECT_EQ(key_value_name(id), "BenchmarkAbench/variant=a-b/backend=system/policy=exact/workload=allocate/size=64/align=1-256/live=1");
+  EXPECT_EQ(arg_value_name(id),
+            "abench/variant:a-b/backend:system/policy:exact/workload:allocate/size:64/align:1-256/live:1");
+  EXPECT_EQ(key_value_name(id),
+            "BenchmarkAbench/variant=a-b/backend=system/policy=exact/workload=allocate/size=64/align=1-256/live=1");
 }
 
 TEST(Exports, UnitsAndArchitecturesInTheReadersWords) {
@@ -118,8 +120,9 @@ TEST(Exports, GoTextHasALinePerProcessKeyValueNamesAndTheFailureAsAFailLine) {
   }
   EXPECT_EQ(lines, 3 * 3);
   EXPECT_EQ(names.size(), 3u);
-  EXPECT_NE(text.find("--- FAIL: BenchmarkAbench/variant=new-2/backend=system/policy=exact/workload=allocate/size=4096"),
-            std::string::npos);
+  EXPECT_NE(
+      text.find("--- FAIL: BenchmarkAbench/variant=new-2/backend=system/policy=exact/workload=allocate/size=4096"),
+      std::string::npos);
   EXPECT_NE(text.find("abench-measure: time\n"), std::string::npos);
   EXPECT_NE(text.find("abench-variant-new-2: new/2; candidate"), std::string::npos) << text;
   EXPECT_NE(text.find(" 21.000 ns/op"), std::string::npos);  // a process median, not a sample
@@ -128,8 +131,10 @@ TEST(Exports, GoTextHasALinePerProcessKeyValueNamesAndTheFailureAsAFailLine) {
 TEST(Exports, BencherAndTheActionKeepBothSides) {
   const auto bencher = nlohmann::json::parse(bencher_json(two_builds()));
   EXPECT_EQ(bencher.size(), 3u);  // the failed cell has no figure
-  EXPECT_TRUE(bencher.contains("abench/variant:old/backend:system/policy:exact/workload:allocate/size:64/align:1-256/live:1"));
-  EXPECT_TRUE(bencher.contains("abench/variant:new-2/backend:system/policy:exact/workload:allocate/size:64/align:1-256/live:1"));
+  EXPECT_TRUE(
+      bencher.contains("abench/variant:old/backend:system/policy:exact/workload:allocate/size:64/align:1-256/live:1"));
+  EXPECT_TRUE(bencher.contains(
+      "abench/variant:new-2/backend:system/policy:exact/workload:allocate/size:64/align:1-256/live:1"));
   const auto action = nlohmann::json::parse(action_benchmark_json(two_builds()));
   ASSERT_EQ(action.size(), 3u);
   for (const auto& entry : action) {
@@ -152,7 +157,8 @@ TEST(Exports, AFormatThatCannotHoldTheMeasureIsRefusedWithTheOnesThatCan) {
     ADD_FAILURE();
   } catch (const UsageError& e) {
     EXPECT_NE(std::string(e.what()).find("(allowed: gbench, gbench-samples, go, go-samples, bencher, action)"),
-              std::string::npos) << e.what();
+              std::string::npos)
+        << e.what();
   }
 }
 

@@ -28,14 +28,14 @@ namespace abench::testing {
 // many cells.
 class FakeLauncher : public WorkerLauncher {
  public:
-  std::vector<std::string> launched;         // executable of each launch, in order
+  std::vector<std::string> launched;  // executable of each launch, in order
   std::vector<WorkerRequest> requests;
   std::map<std::size_t, std::size_t> crash_after;  // launch index -> cells reported first
   std::function<double(const std::string&, int cell_id)> ns_of = [](const std::string&, int) { return 10.0; };
-  std::uint64_t requests_per_buffer = 1;  // what a counting worker reports
-  std::string counting_fatal;             // a counting worker that refuses to run, with this error
+  std::uint64_t requests_per_buffer = 1;         // what a counting worker reports
+  std::string counting_fatal;                    // a counting worker that refuses to run, with this error
   std::chrono::milliseconds count_run_takes{0};  // how long each counting run lasts
-  int most_in_flight = 0;                         // the most runs at once, under bookkeeping
+  int most_in_flight = 0;                        // the most runs at once, under bookkeeping
   std::mutex bookkeeping;
   // Timed workers: warm_up_takes before a "warm" line (verification and warm-up), then
   // sampling_takes in its samples, then the cell's report.
@@ -173,13 +173,16 @@ class FakeLauncher : public WorkerLauncher {
       }
       if (sampling_takes.count() > 0) {
         std::this_thread::sleep_for(warm_up_takes);
-        on_line(nlohmann::json{{"type", "warm"}, {"id", cell.id}, {"batch_ns", 1000000}, {"iterations", 100}, {"samples", 3}}.dump());
+        on_line(nlohmann::json{
+            {"type", "warm"}, {"id", cell.id}, {"batch_ns", 1000000}, {"iterations", 100}, {"samples", 3}}
+                    .dump());
         const auto start = std::chrono::steady_clock::now();
         look_at_counting_children();
         std::this_thread::sleep_until(start + sampling_takes);
       }
       CellReport r{cell.id, true, "", 100, cell.live, 3, true, {}, {}, {}, {}};
-      for (int s = 0; s < req.sampler.samples; ++s) r.sample_ns_per_op.push_back(ns_of(request.executable, cell.id) * (1 + 0.1 * s));
+      for (int s = 0; s < req.sampler.samples; ++s)
+        r.sample_ns_per_op.push_back(ns_of(request.executable, cell.id) * (1 + 0.1 * s));
       on_line(nlohmann::json(r).dump());
       ++reported;
     }

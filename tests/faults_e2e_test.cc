@@ -27,21 +27,48 @@ extern char** environ;
 namespace abench {
 namespace {
 
+using testing::CliResult;
 using testing::read_csv;
 using testing::read_file;
 using testing::run_cli;
-using testing::CliResult;
 
 // By default one process a side a round running every cell (--interleave process), so a
 // fault in one cell has cells after it in the same worker; at --interleave batch the faulty
 // process has a partner waiting for it.
 std::vector<std::string> fault_args(const std::string& fault, const std::filesystem::path& out,
                                     const std::string& interleave = "process") {
-  return {"compare", "--baseline", std::string("plugin=") + testing::built::kMallocSubject + ",label=plain",
-          "--candidate", std::string("plugin=") + testing::built::kFaultSubject + ",label=faulty,env=ABENCH_TEST_FAULT=" + fault,
-          "--matrix", "quick", "--backend", "system", "--policy", "exact", "--workload", "allocate",
-          "--size", "64,256,4096", "--align", "64", "--live", "1", "--samples", "3", "--min-batch-ms", "0.2",
-          "--processes", "2", "--interleave", interleave, "--order", "matrix", "--no-counts", "--out", out.string()};
+  return {"compare",
+          "--baseline",
+          std::string("plugin=") + testing::built::kMallocSubject + ",label=plain",
+          "--candidate",
+          std::string("plugin=") + testing::built::kFaultSubject + ",label=faulty,env=ABENCH_TEST_FAULT=" + fault,
+          "--matrix",
+          "quick",
+          "--backend",
+          "system",
+          "--policy",
+          "exact",
+          "--workload",
+          "allocate",
+          "--size",
+          "64,256,4096",
+          "--align",
+          "64",
+          "--live",
+          "1",
+          "--samples",
+          "3",
+          "--min-batch-ms",
+          "0.2",
+          "--processes",
+          "2",
+          "--interleave",
+          interleave,
+          "--order",
+          "matrix",
+          "--no-counts",
+          "--out",
+          out.string()};
 }
 
 struct FaultCase {
@@ -98,22 +125,20 @@ TEST_P(PacedFaults, TheFaultyCellFailsAloneAndItsPartnerIsMeasured) {
   expect_the_faulty_cell_fails_alone(GetParam(), "batch");
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Subject, PacedFaults,
-    ::testing::Values(FaultCase{"segv", 3, "killed by signal 11 (SEGV) while running this cell"},
-                      FaultCase{"hang", 3, "hung: no report within"}),
-    [](const auto& info) { return std::string(info.param.kind); });
+INSTANTIATE_TEST_SUITE_P(Subject, PacedFaults,
+                         ::testing::Values(FaultCase{"segv", 3, "killed by signal 11 (SEGV) while running this cell"},
+                                           FaultCase{"hang", 3, "hung: no report within"}),
+                         [](const auto& info) { return std::string(info.param.kind); });
 
-INSTANTIATE_TEST_SUITE_P(
-    Subject, Faults,
-    ::testing::Values(FaultCase{"segv", 3, "killed by signal 11 (SEGV) while running this cell"},
-                      FaultCase{"abort", 3, "killed by signal 6 (ABRT) while running this cell"},
-                      FaultCase{"hang", 3, "hung: no report within"},
-                      FaultCase{"null", 3, "returned nullptr"},
-                      FaultCase{"misaligned", 3, "not aligned to 64"},
-                      FaultCase{"nonutf8", 3, "subject says \\xff\\xfe\\xc3 before it crashes"},
-                      FaultCase{"chatty", 0, ""}),
-    [](const auto& info) { return std::string(info.param.kind); });
+INSTANTIATE_TEST_SUITE_P(Subject, Faults,
+                         ::testing::Values(FaultCase{"segv", 3, "killed by signal 11 (SEGV) while running this cell"},
+                                           FaultCase{"abort", 3, "killed by signal 6 (ABRT) while running this cell"},
+                                           FaultCase{"hang", 3, "hung: no report within"},
+                                           FaultCase{"null", 3, "returned nullptr"},
+                                           FaultCase{"misaligned", 3, "not aligned to 64"},
+                                           FaultCase{"nonutf8", 3, "subject says \\xff\\xfe\\xc3 before it crashes"},
+                                           FaultCase{"chatty", 0, ""}),
+                         [](const auto& info) { return std::string(info.param.kind); });
 
 // A paced side that has sent every report and then never finishes exiting is killed on its
 // allowance, and its partner, whose last sample waits for that exit, then takes it. At two
@@ -246,9 +271,9 @@ bool gone(pid_t pid) {
 }
 
 std::vector<std::string> interruptible_run(const std::filesystem::path& out) {
-  return {"run", "--matrix", "quick", "--backend", "system", "--workload", "allocate,append", "--size", "64,4096",
-          "--live", "1,64", "--samples", "3", "--processes", "3", "--min-batch-ms", "20", "--seed", "7",
-          "--out", out.string()};
+  return {"run",    "--matrix",       "quick",  "--backend", "system",    "--workload", "allocate,append",
+          "--size", "64,4096",        "--live", "1,64",      "--samples", "3",          "--processes",
+          "3",      "--min-batch-ms", "20",     "--seed",    "7",         "--out",      out.string()};
 }
 
 TEST(InterruptEndToEnd, SigintKeepsWhatIsFinishedAndResumeEndsLikeAnUninterruptedRun) {
@@ -321,9 +346,9 @@ TEST(InterruptEndToEnd, SigintKeepsWhatIsFinishedAndResumeEndsLikeAnUninterrupte
 TEST(InterruptEndToEnd, AnInterruptedRunOfAPreloadedLibraryResumesWithIt) {
   testing::TempDir dir;
   const auto out = dir.path() / "run";
-  Background abench({"run", "--variant", std::string("preload=") + testing::built::kTinyV1, "--matrix", "quick", "--workload",
-                     "allocate,append", "--size", "64,4096", "--live", "1,64", "--samples", "3", "--processes",
-                     "3", "--min-batch-ms", "20", "--out", out.string()},
+  Background abench({"run", "--variant", std::string("preload=") + testing::built::kTinyV1, "--matrix", "quick",
+                     "--workload", "allocate,append", "--size", "64,4096", "--live", "1,64", "--samples", "3",
+                     "--processes", "3", "--min-batch-ms", "20", "--out", out.string()},
                     dir.path());
   ASSERT_TRUE(wait_for_measurements(out / "results.json", 2, 60)) << read_file(abench.err);
   kill(abench.pid, SIGINT);
@@ -342,10 +367,26 @@ TEST(InterruptEndToEnd, AnInterruptedCompareWritesItsReportForWhatIsCompleteAndR
   const auto out = dir.path() / "cmp";
   // The candidate names an environment setting: code of a kind a resume runs only when abench
   // recorded starting that command there (src/run/run_origin.h).
-  Background abench({"compare", "--baseline", "backend=system", "--candidate",
-                     "backend=system,label=again,env=MALLOC_ARENA_MAX=2", "--matrix", "quick", "--workload",
-                     "allocate,append", "--size", "64,4096", "--live", "1", "--samples", "3", "--min-batch-ms", "20",
-                     "--no-counts", "--out", out.string()},
+  Background abench({"compare",
+                     "--baseline",
+                     "backend=system",
+                     "--candidate",
+                     "backend=system,label=again,env=MALLOC_ARENA_MAX=2",
+                     "--matrix",
+                     "quick",
+                     "--workload",
+                     "allocate,append",
+                     "--size",
+                     "64,4096",
+                     "--live",
+                     "1",
+                     "--samples",
+                     "3",
+                     "--min-batch-ms",
+                     "20",
+                     "--no-counts",
+                     "--out",
+                     out.string()},
                     dir.path());
   ASSERT_TRUE(wait_for_measurements(out / "results.json", 4, 60)) << read_file(abench.err);
   kill(abench.pid, SIGTERM);
@@ -363,7 +404,8 @@ TEST(InterruptEndToEnd, AnInterruptedCompareWritesItsReportForWhatIsCompleteAndR
   EXPECT_EQ(refused.exit_code, 2) << refused.err;
   EXPECT_NE(refused.err.find("env=MALLOC_ARENA_MAX=2"), std::string::npos) << refused.err;
   EXPECT_NE(refused.err.find("was started by abench in " + std::filesystem::weakly_canonical(out).string()),
-            std::string::npos) << refused.err;
+            std::string::npos)
+      << refused.err;
 
   const CliResult resumed = run_cli({"compare", "--resume", out.string()});
   ASSERT_EQ(resumed.exit_code, 0) << resumed.out << resumed.err;
@@ -403,7 +445,8 @@ TEST(EnvironmentEndToEnd, AWriteThatFailsIsAnEnvironmentErrorAndLeavesNoHalfFile
   const auto out = dir.path() / "full";
   const std::string command = "ulimit -f 4; exec " + std::string(testing::built::kAbench) +
                               " run --matrix quick --backend system --workload allocate --size 64 --live 1 "
-                              "--samples 3 --processes 1 --min-batch-ms 0.2 --out " + out.string();
+                              "--samples 3 --processes 1 --min-batch-ms 0.2 --out " +
+                              out.string();
   ProcessLauncher launcher;
   LaunchRequest request{"/bin/sh", {"-c", command}, {}, "", 120};
   const LaunchOutcome o = launcher.run(request, [](std::string_view) { return 0.0; });

@@ -22,9 +22,28 @@ class FormatsEndToEnd : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     dir_ = new testing::TempDir;
-    const auto r = run_cli({"run", "--matrix", "quick", "--backend", "system,mimalloc", "--workload", "allocate,append",
-                            "--size", "64", "--align", "256", "--live", "1", "--samples", "3", "--processes", "2",
-                            "--min-batch-ms", "0.2", "--format", "gbench,gbench-samples,bencher,go,go-samples,action", "--out",
+    const auto r = run_cli({"run",
+                            "--matrix",
+                            "quick",
+                            "--backend",
+                            "system,mimalloc",
+                            "--workload",
+                            "allocate,append",
+                            "--size",
+                            "64",
+                            "--align",
+                            "256",
+                            "--live",
+                            "1",
+                            "--samples",
+                            "3",
+                            "--processes",
+                            "2",
+                            "--min-batch-ms",
+                            "0.2",
+                            "--format",
+                            "gbench,gbench-samples,bencher,go,go-samples,action",
+                            "--out",
                             out().string()});
     ASSERT_EQ(r.exit_code, 0) << r.err;
   }
@@ -97,8 +116,7 @@ TEST_F(FormatsEndToEnd, BencherMetricFormat) {
 }
 
 TEST_F(FormatsEndToEnd, GoBenchmarkText) {
-  const std::regex result(
-      R"(^BenchmarkAbench(/[a-z]+=[^\s/=]+)+ \d+ [0-9.]+ ns/op \d+ B/op [0-9.e+]+ allocs/op$)");
+  const std::regex result(R"(^BenchmarkAbench(/[a-z]+=[^\s/=]+)+ \d+ [0-9.]+ ns/op \d+ B/op [0-9.e+]+ allocs/op$)");
   const std::regex config(R"(^[a-z][^\sA-Z:]*: .+$)");
   int results = 0;
   std::string text = read_file(out() / "go-bench.txt");
@@ -113,7 +131,8 @@ TEST_F(FormatsEndToEnd, GoBenchmarkText) {
   EXPECT_EQ(results, 4 * 2);  // a line per process: the replicates benchstat should count
   EXPECT_EQ(text.find("goarch: x86_64"), std::string::npos);  // Go says amd64
   int sample_lines = 0;
-  for (const auto& line : split_lines(read_file(out() / "go-bench-samples.txt"))) sample_lines += line.rfind("Benchmark", 0) == 0;
+  for (const auto& line : split_lines(read_file(out() / "go-bench-samples.txt")))
+    sample_lines += line.rfind("Benchmark", 0) == 0;
   EXPECT_EQ(sample_lines, 4 * 3 * 2);
 }
 
@@ -121,26 +140,50 @@ TEST(FormatsOption, UnknownFormatIsAUsageError) {
   const auto r = testing::run_cli({"run", "--matrix", "quick", "--format", "csv2"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("unknown format 'csv2' (allowed: gbench, gbench-samples, go, go-samples, bencher, action)"),
-            std::string::npos) << r.err;
+            std::string::npos)
+      << r.err;
 }
 
 // A compare of two builds that share backend and policy: each tool sees both sides.
 TEST(FormatsCompare, BothSidesOfACompareKeepTheirNames) {
   testing::TempDir dir;
   const auto out = dir.path() / "aa";
-  const auto r = run_cli({"compare", "--baseline", "backend=system,label=A", "--candidate", "backend=system,label=B",
-                          "--matrix", "quick", "--workload", "allocate", "--size", "64", "--align", "64", "--live", "1",
-                          "--samples", "3", "--processes", "2", "--min-batch-ms", "0.2", "--no-counts",
-                          "--format", "bencher,go,gbench", "--out", out.string()});
+  const auto r = run_cli({"compare",
+                          "--baseline",
+                          "backend=system,label=A",
+                          "--candidate",
+                          "backend=system,label=B",
+                          "--matrix",
+                          "quick",
+                          "--workload",
+                          "allocate",
+                          "--size",
+                          "64",
+                          "--align",
+                          "64",
+                          "--live",
+                          "1",
+                          "--samples",
+                          "3",
+                          "--processes",
+                          "2",
+                          "--min-batch-ms",
+                          "0.2",
+                          "--no-counts",
+                          "--format",
+                          "bencher,go,gbench",
+                          "--out",
+                          out.string()});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto bencher = nlohmann::json::parse(read_file(out / "bencher.json"));
   EXPECT_EQ(bencher.size(), 2u);
   std::set<std::string> go_names;
   for (const auto& line : split_lines(read_file(out / "go-bench.txt")))
     if (line.rfind("Benchmark", 0) == 0) go_names.insert(line.substr(0, line.find(' ')));
-  EXPECT_EQ(go_names, (std::set<std::string>{
-                          "BenchmarkAbench/variant=A/backend=system/policy=exact/workload=allocate/size=64/align=1-64/live=1",
-                          "BenchmarkAbench/variant=B/backend=system/policy=exact/workload=allocate/size=64/align=1-64/live=1"}));
+  EXPECT_EQ(go_names,
+            (std::set<std::string>{
+                "BenchmarkAbench/variant=A/backend=system/policy=exact/workload=allocate/size=64/align=1-64/live=1",
+                "BenchmarkAbench/variant=B/backend=system/policy=exact/workload=allocate/size=64/align=1-64/live=1"}));
 }
 
 // Google Benchmark's own compare.py (Debian's libbenchmark-tools) on a compare's export:
@@ -149,15 +192,38 @@ TEST(FormatsCompare, BothSidesOfACompareKeepTheirNames) {
 TEST(FormatsCompare, GoogleBenchmarksComparePyPairsTheTwoSidesProcessByProcess) {
   testing::TempDir dir;
   const auto out = dir.path() / "ab";
-  const auto r = run_cli({"compare", "--baseline", "backend=system,label=A", "--candidate", "backend=system,label=B",
-                          "--matrix", "quick", "--workload", "allocate", "--size", "64,4096", "--align", "64", "--live",
-                          "1", "--samples", "3", "--processes", "3", "--min-batch-ms", "0.2", "--no-counts",
-                          "--no-report", "--format", "gbench", "--out", out.string()});
+  const auto r = run_cli({"compare",
+                          "--baseline",
+                          "backend=system,label=A",
+                          "--candidate",
+                          "backend=system,label=B",
+                          "--matrix",
+                          "quick",
+                          "--workload",
+                          "allocate",
+                          "--size",
+                          "64,4096",
+                          "--align",
+                          "64",
+                          "--live",
+                          "1",
+                          "--samples",
+                          "3",
+                          "--processes",
+                          "3",
+                          "--min-batch-ms",
+                          "0.2",
+                          "--no-counts",
+                          "--no-report",
+                          "--format",
+                          "gbench",
+                          "--out",
+                          out.string()});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto dumped = dir.path() / "compare-py.json";
-  const auto py = testing::run_tool("/usr/bin/python3", {"/usr/share/benchmark/compare.py", "--no-color", "-d",
-                                                         dumped.string(), "filters", (out / "benchmark.json").string(),
-                                                         "variant:A", "variant:B"});
+  const auto py =
+      testing::run_tool("/usr/bin/python3", {"/usr/share/benchmark/compare.py", "--no-color", "-d", dumped.string(),
+                                             "filters", (out / "benchmark.json").string(), "variant:A", "variant:B"});
   ASSERT_EQ(py.exit_code, 0) << py.out << py.err;
   const auto results = nlohmann::json::parse(read_file(out / "results.json"));
   std::map<std::string, const nlohmann::json*> cell_of;  // "A/64" -> its cell
@@ -178,7 +244,8 @@ TEST(FormatsCompare, GoogleBenchmarksComparePyPairsTheTwoSidesProcessByProcess) 
       EXPECT_EQ(e["utest"]["nr_of_repetitions"], 3) << name;
       EXPECT_EQ(e["utest"]["nr_of_repetitions_other"], 3) << name;
       for (std::size_t k = 0; k < 3; ++k) {
-        EXPECT_DOUBLE_EQ(e["measurements"][k]["real_time"].get<double>(), a["processes"][k]["median_ns_per_op"].get<double>());
+        EXPECT_DOUBLE_EQ(e["measurements"][k]["real_time"].get<double>(),
+                         a["processes"][k]["median_ns_per_op"].get<double>());
         EXPECT_DOUBLE_EQ(e["measurements"][k]["real_time_other"].get<double>(),
                          b["processes"][k]["median_ns_per_op"].get<double>());
       }
@@ -198,11 +265,34 @@ TEST(FormatsCsv, PythonsCsvReaderGetsEveryFieldBack) {
   testing::TempDir dir;
   const auto out = dir.path() / "csv";
   const std::string label = "say \"hi\"";
-  const auto r = run_cli({"compare", "--baseline", std::string("plugin=") + testing::built::kMallocSubject + ",label=" + label,
-                          "--candidate", std::string("plugin=") + testing::built::kFaultSubject + ",label=faulty,env=ABENCH_TEST_FAULT=nonutf8:256",
-                          "--matrix", "quick", "--backend", "system", "--workload", "allocate", "--size", "64,256",
-                          "--align", "64", "--live", "1", "--samples", "3", "--min-batch-ms", "0.2", "--processes", "2",
-                          "--no-counts", "--no-report", "--out", out.string()});
+  const auto r = run_cli(
+      {"compare",
+       "--baseline",
+       std::string("plugin=") + testing::built::kMallocSubject + ",label=" + label,
+       "--candidate",
+       std::string("plugin=") + testing::built::kFaultSubject + ",label=faulty,env=ABENCH_TEST_FAULT=nonutf8:256",
+       "--matrix",
+       "quick",
+       "--backend",
+       "system",
+       "--workload",
+       "allocate",
+       "--size",
+       "64,256",
+       "--align",
+       "64",
+       "--live",
+       "1",
+       "--samples",
+       "3",
+       "--min-batch-ms",
+       "0.2",
+       "--processes",
+       "2",
+       "--no-counts",
+       "--no-report",
+       "--out",
+       out.string()});
   ASSERT_EQ(r.exit_code, 3) << r.out << r.err;  // a cell failed
   const char* reader =
       "import csv, json, sys\n"
@@ -237,9 +327,10 @@ TEST(FormatsCsv, PythonsCsvReaderGetsEveryFieldBack) {
 
 TEST(FormatsOption, GateWritesTheFormatsOfWhatItMeasuresAndRefusesThemWhenItMeasuresNothing) {
   testing::TempDir dir;
-  const std::vector<std::string> tiny{"--matrix", "quick", "--backend", "system", "--workload", "allocate", "--size", "64",
-                                      "--align", "64", "--live", "1", "--samples", "3", "--processes", "2",
-                                      "--min-batch-ms", "0.2", "--no-counts"};
+  const std::vector<std::string> tiny{"--matrix",   "quick", "--backend",   "system", "--workload",     "allocate",
+                                      "--size",     "64",    "--align",     "64",     "--live",         "1",
+                                      "--samples",  "3",     "--processes", "2",      "--min-batch-ms", "0.2",
+                                      "--no-counts"};
   std::vector<std::string> run{"run"};
   run.insert(run.end(), tiny.begin(), tiny.end());
   run.insert(run.end(), {"--out", (dir.path() / "base").string()});
@@ -250,10 +341,12 @@ TEST(FormatsOption, GateWritesTheFormatsOfWhatItMeasuresAndRefusesThemWhenItMeas
   const auto g = run_cli(gate);
   EXPECT_NE(g.exit_code, 2) << g.err;
   EXPECT_TRUE(std::filesystem::exists(dir.path() / "gate" / "go-bench.txt")) << g.out << g.err;
-  const auto files = run_cli({"gate", "--baseline", (dir.path() / "base").string(), "--candidate",
-                              (dir.path() / "base").string(), "--format", "go", "--out", (dir.path() / "files").string()});
+  const auto files =
+      run_cli({"gate", "--baseline", (dir.path() / "base").string(), "--candidate", (dir.path() / "base").string(),
+               "--format", "go", "--out", (dir.path() / "files").string()});
   EXPECT_EQ(files.exit_code, 2);
-  EXPECT_NE(files.err.find("option --format: with --candidate the gate measures nothing"), std::string::npos) << files.err;
+  EXPECT_NE(files.err.find("option --format: with --candidate the gate measures nothing"), std::string::npos)
+      << files.err;
 }
 
 }  // namespace

@@ -14,10 +14,10 @@
 namespace abench {
 namespace {
 
+using testing::CliResult;
 using testing::read_csv;
 using testing::read_file;
 using testing::run_cli;
-using testing::CliResult;
 
 void expect_two_builds_compared(const std::filesystem::path& out, const std::string& v1_dir,
                                 const std::string& v2_dir) {
@@ -48,8 +48,9 @@ void expect_two_builds_compared(const std::filesystem::path& out, const std::str
 
 std::vector<std::string> pair_args(const std::string& baseline, const std::string& candidate,
                                    const std::filesystem::path& out) {
-  return {"compare", "--baseline", baseline, "--candidate", candidate, "--matrix", "pair", "--workload", "pair",
-          "--size", "32,4096", "--samples", "3", "--min-batch-ms", "1", "--out", out.string()};
+  return {"compare", "--baseline",     baseline, "--candidate", candidate,   "--matrix",
+          "pair",    "--workload",     "pair",   "--size",      "32,4096",   "--samples",
+          "3",       "--min-batch-ms", "1",      "--out",       out.string()};
 }
 
 std::string dir_of_build(const char* library) {  // .../tiny-vN from .../tiny-vN/lib/libtiny.so
@@ -59,7 +60,8 @@ std::string dir_of_build(const char* library) {  // .../tiny-vN from .../tiny-vN
 TEST(FromSourceEndToEnd, TwoBuildsPreloadedGetCountsNamesAndTheSlowdown) {
   testing::TempDir dir;
   const auto out = dir.path() / "cmp";
-  const CliResult r = run_cli(pair_args(std::string("preload=") + testing::built::kTinyV1, std::string("preload=") + testing::built::kTinyV2, out));
+  const CliResult r = run_cli(pair_args(std::string("preload=") + testing::built::kTinyV1,
+                                        std::string("preload=") + testing::built::kTinyV2, out));
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   expect_two_builds_compared(out, dir_of_build(testing::built::kTinyV1), dir_of_build(testing::built::kTinyV2));
 }
@@ -67,7 +69,8 @@ TEST(FromSourceEndToEnd, TwoBuildsPreloadedGetCountsNamesAndTheSlowdown) {
 TEST(FromSourceEndToEnd, WorkersBuiltAgainstEachBuildGetCountsNamesAndTheSlowdown) {
   testing::TempDir dir;
   const auto out = dir.path() / "cmp";
-  const CliResult r = run_cli(pair_args(std::string("exe=") + testing::built::kTinyWorkerV1, std::string("exe=") + testing::built::kTinyWorkerV2, out));
+  const CliResult r = run_cli(pair_args(std::string("exe=") + testing::built::kTinyWorkerV1,
+                                        std::string("exe=") + testing::built::kTinyWorkerV2, out));
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   expect_two_builds_compared(out, dir_of_build(testing::built::kTinyV1), dir_of_build(testing::built::kTinyV2));
   const auto results = nlohmann::json::parse(read_file(out / "results.json"));
@@ -83,7 +86,8 @@ TEST(FromSourceEndToEnd, AWorkerRefusesAnAllocatorOtherThanTheOneItWasBuiltAgain
     GTEST_SKIP() << "preloads an allocator into abench itself, which AddressSanitizer refuses; the plain suite runs it";
   testing::TempDir dir;
   const auto out = dir.path() / "run";
-  const CliResult r = run_cli(pair_args(std::string("exe=") + testing::built::kTinyWorkerV1, std::string("exe=") + testing::built::kTinyWorkerV2, out),
+  const CliResult r = run_cli(pair_args(std::string("exe=") + testing::built::kTinyWorkerV1,
+                                        std::string("exe=") + testing::built::kTinyWorkerV2, out),
                               {{"LD_PRELOAD", testing::built::kTinyV2}});
   EXPECT_NE(r.exit_code, 0) << r.out;
   EXPECT_NE((r.out + r.err).find("but this worker was built against"), std::string::npos) << r.out << r.err;

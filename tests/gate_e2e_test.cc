@@ -16,9 +16,9 @@
 namespace abench {
 namespace {
 
+using testing::CliResult;
 using testing::read_file;
 using testing::run_cli;
-using testing::CliResult;
 
 // One small run, shared by the tests of this file.
 class GateEndToEnd : public ::testing::Test {
@@ -26,9 +26,26 @@ class GateEndToEnd : public ::testing::Test {
   static void SetUpTestSuite() {
     dir_ = new testing::TempDir;
     // 4 processes: the fewest a side whose rank-sum interval (two files, unpaired) reaches 95%.
-    const CliResult r = run_cli({"run", "--matrix", "quick", "--backend", "system,mimalloc", "--size", "64",
-                                 "--align", "256", "--live", "1", "--samples", "5", "--processes", "4",
-                                 "--min-batch-ms", "0.2", "--no-counts", "--out", (dir_->path() / "base").string()});
+    const CliResult r = run_cli({"run",
+                                 "--matrix",
+                                 "quick",
+                                 "--backend",
+                                 "system,mimalloc",
+                                 "--size",
+                                 "64",
+                                 "--align",
+                                 "256",
+                                 "--live",
+                                 "1",
+                                 "--samples",
+                                 "5",
+                                 "--processes",
+                                 "4",
+                                 "--min-batch-ms",
+                                 "0.2",
+                                 "--no-counts",
+                                 "--out",
+                                 (dir_->path() / "base").string()});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     // The verdicts below must not depend on this machine's noise: keep the real file's
     // shape and replace its samples with steady ones (1% spread), identical for both sides.
@@ -79,8 +96,9 @@ TEST_F(GateEndToEnd, ACandidateSlowerOnOneWorkloadFailsOnExactlyThoseCells) {
   // cannot flake; the closing note of issue 5 measures a real 10% on this machine.
   testing::TempDir out;
   const std::string slower = scaled("grow", 1.50, "slower.json");
-  const CliResult r = run_cli({"gate", "--baseline", base(), "--candidate", slower, "--out", out.path().string() + "/g"},
-                              {{"GITHUB_STEP_SUMMARY", (out.path() / "summary.md").string()}});
+  const CliResult r =
+      run_cli({"gate", "--baseline", base(), "--candidate", slower, "--out", out.path().string() + "/g"},
+              {{"GITHUB_STEP_SUMMARY", (out.path() / "summary.md").string()}});
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   const auto verdict = nlohmann::json::parse(read_file(out.path() / "g" / "gate.json"));
   for (const auto& cell : verdict["cells"]) {
@@ -90,8 +108,8 @@ TEST_F(GateEndToEnd, ACandidateSlowerOnOneWorkloadFailsOnExactlyThoseCells) {
   EXPECT_EQ(verdict["regressions"], 2);  // grow on each of the 2 backends
   EXPECT_NE(read_file(out.path() / "summary.md").find("### abench gate: REGRESSION"), std::string::npos);
   // A threshold above the change lets it pass.
-  const CliResult lenient = run_cli({"gate", "--baseline", base(), "--candidate", slower, "--threshold", "60",
-                                     "--out", out.path().string() + "/lenient"});
+  const CliResult lenient = run_cli({"gate", "--baseline", base(), "--candidate", slower, "--threshold", "60", "--out",
+                                     out.path().string() + "/lenient"});
   EXPECT_EQ(lenient.exit_code, 0) << lenient.out;
 }
 
@@ -114,7 +132,8 @@ TEST_F(GateEndToEnd, WhatCannotBeJudgedNeverPasses) {
   EXPECT_NE(r.out.find("undecided: 8"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("UNDECIDED: 3 and 3 processes of different runs cannot reach 95.0% (at most 90.0%): use "
                        "--processes 4"),
-            std::string::npos) << r.out;
+            std::string::npos)
+      << r.out;
 
   json = nlohmann::json::parse(read_file(base()));
   json["cells"] = nlohmann::json::array();
@@ -176,9 +195,10 @@ TEST_F(GateEndToEnd, ABaselineOfAnotherArchitectureIsRefused) {
   const CliResult files = run_cli({"gate", "--baseline", foreign, "--candidate", base(), "--no-report"});
   EXPECT_EQ(files.exit_code, 2) << files.err;
   EXPECT_NE(files.err.find(foreign + ": field 'conditions.architecture' is '" + other + "' but the candidate"),
-            std::string::npos) << files.err;
-  const CliResult fresh = run_cli({"gate", "--baseline", foreign, "--matrix", "quick", "--out",
-                                   (dir.path() / "never").string()});
+            std::string::npos)
+      << files.err;
+  const CliResult fresh =
+      run_cli({"gate", "--baseline", foreign, "--matrix", "quick", "--out", (dir.path() / "never").string()});
   EXPECT_EQ(fresh.exit_code, 2) << fresh.err;
   EXPECT_NE(fresh.err.find("but this machine is " + here), std::string::npos) << fresh.err;
   EXPECT_FALSE(std::filesystem::exists(dir.path() / "never"));
@@ -199,10 +219,31 @@ TEST_F(GateEndToEnd, AFailedCandidateCellExitsThree) {
 TEST(GateCompareEndToEnd, AReallySlowerPluginFailsAndTheSamePluginPasses) {
   testing::TempDir dir;
   auto gate = [&](const std::string& candidate, const std::string& out) {
-    return run_cli({"compare", "--gate", "--threshold", "20", "--baseline", std::string("plugin=") + testing::built::kMallocSubject,
-                    "--candidate", "plugin=" + candidate, "--matrix", "quick", "--backend", "jemalloc", "--workload",
-                    "allocate", "--size", "64", "--live", "1", "--samples", "5",
-                    "--min-batch-ms", "0.5", "--no-counts", "--out", (dir.path() / out).string()});
+    return run_cli({"compare",
+                    "--gate",
+                    "--threshold",
+                    "20",
+                    "--baseline",
+                    std::string("plugin=") + testing::built::kMallocSubject,
+                    "--candidate",
+                    "plugin=" + candidate,
+                    "--matrix",
+                    "quick",
+                    "--backend",
+                    "jemalloc",
+                    "--workload",
+                    "allocate",
+                    "--size",
+                    "64",
+                    "--live",
+                    "1",
+                    "--samples",
+                    "5",
+                    "--min-batch-ms",
+                    "0.5",
+                    "--no-counts",
+                    "--out",
+                    (dir.path() / out).string()});
   };
   const CliResult slow = gate(testing::built::kSlowSubject, "slow");
   EXPECT_EQ(slow.exit_code, 1) << slow.out << slow.err;
@@ -230,9 +271,10 @@ TEST(GateBaselineEndToEnd, SaveABaselineThenGateAFreshRunAgainstIt) {
   testing::TempDir dir;
   const std::string name = "e2e-" + std::to_string(getpid());
   const auto stored = std::filesystem::path(testing::built::kSourceDir) / "results" / "baselines" / name;
-  const std::vector<std::string> axes{"--matrix", "quick", "--backend", "system", "--workload", "allocate", "--size",
-                                      "64", "--align", "256", "--live", "1", "--samples", "5", "--processes", "3",
-                                      "--min-batch-ms", "0.5", "--no-counts"};
+  const std::vector<std::string> axes{"--matrix",   "quick", "--backend",   "system", "--workload",     "allocate",
+                                      "--size",     "64",    "--align",     "256",    "--live",         "1",
+                                      "--samples",  "5",     "--processes", "3",      "--min-batch-ms", "0.5",
+                                      "--no-counts"};
   std::vector<std::string> save{"run", "--save-baseline", name, "--out", (dir.path() / "saved").string()};
   save.insert(save.end(), axes.begin(), axes.end());
   ASSERT_EQ(run_cli(save).exit_code, 0);
@@ -247,14 +289,15 @@ TEST(GateBaselineEndToEnd, SaveABaselineThenGateAFreshRunAgainstIt) {
   EXPECT_EQ(measured["cells"][1]["side"], "candidate");
   EXPECT_NE(measured["cells"][0]["variant"].get<std::string>().find("@baseline"), std::string::npos);
   EXPECT_EQ(measured["protocol"]["processes"], 6);  // the 6 rounds a verdict needs, though the baseline had 3
-  EXPECT_EQ(measured["protocol"]["seed"], nlohmann::json::parse(read_file(stored / "results.json"))["protocol"]["seed"]);
+  EXPECT_EQ(measured["protocol"]["seed"],
+            nlohmann::json::parse(read_file(stored / "results.json"))["protocol"]["seed"]);
   const auto verdict = nlohmann::json::parse(read_file(dir.path() / "g" / "gate.json"));
   ASSERT_EQ(verdict["notes"].size(), 1u);
   EXPECT_NE(verdict["notes"][0].get<std::string>().find("measured again beside the candidate"), std::string::npos);
 
   // --stored-figures: a fresh run of the candidate alone, judged against the stored figures.
-  std::vector<std::string> check{"gate", "--baseline", name, "--stored-figures", "--threshold", "50", "--out",
-                                 (dir.path() / "s").string()};
+  std::vector<std::string> check{"gate",        "--baseline", name,    "--stored-figures",
+                                 "--threshold", "50",         "--out", (dir.path() / "s").string()};
   check.insert(check.end(), axes.begin(), axes.end());
   const CliResult figures = run_cli(check);
   // Figures of two runs are not paired, and 3 processes a side cannot reach 95% unpaired:
@@ -293,13 +336,22 @@ TEST(GateBaselineEndToEnd, AReallySlowerCandidateFailsAndTheSecondRunConfirmsIt)
   testing::TempDir dir;
   const std::string name = "confirm-e2e-" + std::to_string(getpid());
   const auto stored = std::filesystem::path(testing::built::kSourceDir) / "results" / "baselines" / name;
-  ASSERT_EQ(run_cli({"run", "--save-baseline", name, "--matrix", "quick", "--backend", "system", "--workload",
-                     "allocate", "--size", "4096", "--align", "1", "--live", "1", "--samples", "5",
-                     "--min-batch-ms", "0.5", "--no-counts", "--out", (dir.path() / "saved").string()})
+  ASSERT_EQ(run_cli({"run",      "--save-baseline",
+                     name,       "--matrix",
+                     "quick",    "--backend",
+                     "system",   "--workload",
+                     "allocate", "--size",
+                     "4096",     "--align",
+                     "1",        "--live",
+                     "1",        "--samples",
+                     "5",        "--min-batch-ms",
+                     "0.5",      "--no-counts",
+                     "--out",    (dir.path() / "saved").string()})
                 .exit_code,
             0);
   const auto worker = stored / "workers" / "abench-worker-system";
-  write_file_atomically(worker, "#!/bin/sh\nexec env -u GLIBC_TUNABLES " + std::string(testing::built::kWorkerSystem) + " \"$@\"\n");
+  write_file_atomically(
+      worker, "#!/bin/sh\nexec env -u GLIBC_TUNABLES " + std::string(testing::built::kWorkerSystem) + " \"$@\"\n");
   std::filesystem::permissions(worker, std::filesystem::perms::owner_all);
   const CliResult r = run_cli({"gate", "--baseline", name, "--out", (dir.path() / "g").string()},
                               {{"GLIBC_TUNABLES", "glibc.malloc.tcache_count=0:glibc.malloc.perturb=165"}});
@@ -326,17 +378,19 @@ namespace {
 TEST(CalibrateEndToEnd, StoresANoiseFloorPerCellThatTheGateApplies) {
   testing::TempDir dir;
   const std::string name = "calibrate-e2e-" + std::to_string(getpid());
-  const std::vector<std::string> axes{"--matrix", "quick", "--backend", "system", "--workload", "allocate,append",
-                                      "--size", "64", "--align", "256", "--live", "1", "--samples", "3",
-                                      "--processes", "2", "--min-batch-ms", "0.2", "--no-counts"};
+  const std::vector<std::string> axes{
+      "--matrix",   "quick", "--backend",   "system", "--workload",     "allocate,append",
+      "--size",     "64",    "--align",     "256",    "--live",         "1",
+      "--samples",  "3",     "--processes", "2",      "--min-batch-ms", "0.2",
+      "--no-counts"};
   auto with_axes = [&](std::vector<std::string> args) {
     args.insert(args.end(), axes.begin(), axes.end());
     return args;
   };
   const auto stored = std::filesystem::path(testing::built::kSourceDir) / "results" / "baselines" / name;
   // No baseline stored yet: plain runs one after another.
-  const testing::CliResult cal =
-      testing::run_cli(with_axes({"calibrate", "--save-noise", name, "--runs", "2", "--out", (dir.path() / "cal").string()}));
+  const testing::CliResult cal = testing::run_cli(
+      with_axes({"calibrate", "--save-noise", name, "--runs", "2", "--out", (dir.path() / "cal").string()}));
   ASSERT_EQ(cal.exit_code, 0) << cal.err;
   const auto noise = nlohmann::json::parse(testing::read_file(stored / "noise.json"));
   EXPECT_EQ(noise["schema"], "abench.noise");
@@ -347,7 +401,9 @@ TEST(CalibrateEndToEnd, StoresANoiseFloorPerCellThatTheGateApplies) {
   EXPECT_TRUE(std::filesystem::exists(dir.path() / "cal" / "run1" / "results.json"));
   EXPECT_TRUE(std::filesystem::exists(dir.path() / "cal" / "run2" / "results.json"));
 
-  ASSERT_EQ(testing::run_cli(with_axes({"run", "--save-baseline", name, "--out", (dir.path() / "base").string()})).exit_code, 0);
+  ASSERT_EQ(
+      testing::run_cli(with_axes({"run", "--save-baseline", name, "--out", (dir.path() / "base").string()})).exit_code,
+      0);
   const testing::CliResult gate =
       testing::run_cli({"gate", "--baseline", name, "--threshold", "0", "--out", (dir.path() / "g").string()});
   const auto verdict = nlohmann::json::parse(testing::read_file(dir.path() / "g" / "gate.json"));
@@ -401,9 +457,9 @@ TEST(CiGate, AnUnchangedBuildIsNeverCalledARegressionByItsOwnGate) {
   testing::TempDir dir;
   const std::string name = "ci-gate-" + std::to_string(getpid());
   const auto stored = std::filesystem::path(testing::built::kSourceDir) / "results" / "baselines" / name;
-  const testing::CliResult save = testing::run_cli(
-      {"run", "--save-baseline", name, "--matrix", "quick", "--workload", "allocate,append", "--size", "64,4096",
-       "--align", "256", "--live", "1", "--no-counts", "--out", (dir.path() / "base").string()});
+  const testing::CliResult save = testing::run_cli({"run", "--save-baseline", name, "--matrix", "quick", "--workload",
+                                                    "allocate,append", "--size", "64,4096", "--align", "256", "--live",
+                                                    "1", "--no-counts", "--out", (dir.path() / "base").string()});
   ASSERT_EQ(save.exit_code, 0) << save.err;
   const testing::CliResult calibrate =
       testing::run_cli({"calibrate", "--save-noise", name, "--out", (dir.path() / "cal").string()});

@@ -53,11 +53,10 @@ TEST(Gate, GlobMatch) {
 }
 
 TEST(Gate, RegressionBeyondThresholdFailsUnchangedAndSmallChangesPass) {
-  const GateVerdict v = evaluate_gate({pair("system/exact/append/64/1:256/1", 100, 110),
-                                       pair("system/exact/grow/64/1:256/1", 100, 102),
-                                       pair("system/exact/allocate/64/1:256/1", 100, 100),
-                                       pair("system/exact/zeroed/64/1:256/1", 100, 80)},
-                                      GateRules{}, {}, VerdictSettings{});
+  const GateVerdict v = evaluate_gate(
+      {pair("system/exact/append/64/1:256/1", 100, 110), pair("system/exact/grow/64/1:256/1", 100, 102),
+       pair("system/exact/allocate/64/1:256/1", 100, 100), pair("system/exact/zeroed/64/1:256/1", 100, 80)},
+      GateRules{}, {}, VerdictSettings{});
   ASSERT_EQ(v.cells.size(), 4u);
   EXPECT_EQ(v.cells[0].outcome, GateOutcome::regression);  // +10% > 5%
   EXPECT_EQ(v.cells[1].outcome, GateOutcome::pass);        // +2%: significant but below 5%
@@ -91,7 +90,8 @@ TEST(Gate, ACellThatCouldHideARegressionIsUnclearUnlessAllowed) {
   EXPECT_GT(v.cells[0].judgement->high, 0.05);
   EXPECT_EQ(v.cells[0].outcome, GateOutcome::unclear);
   EXPECT_NE(v.cells[0].problem.find("a regression up to +30.0% could hide in the interval (threshold 5.0%)"),
-            std::string::npos) << v.cells[0].problem;
+            std::string::npos)
+      << v.cells[0].problem;
   EXPECT_EQ(v.cells[1].judgement->call, Call::unclear);
   EXPECT_LT(v.cells[1].judgement->low, -0.05);
   EXPECT_EQ(v.cells[1].outcome, GateOutcome::pass);
@@ -112,7 +112,8 @@ TEST(Gate, ACellThatCouldHideARegressionIsUnclearUnlessAllowed) {
   EXPECT_EQ(v.unclear, 0);
   EXPECT_EQ(v.unclear_allowed, 1);
   EXPECT_EQ(v.exit_code(), 0);
-  EXPECT_NE(gate_summary_lines(v).find("unchanged: 3 (1 of them unclear, passed by --allow-unclear)"), std::string::npos)
+  EXPECT_NE(gate_summary_lines(v).find("unchanged: 3 (1 of them unclear, passed by --allow-unclear)"),
+            std::string::npos)
       << gate_summary_lines(v);
   EXPECT_NE(gate_markdown(v).find("pass (unclear, allowed): a regression up to"), std::string::npos);
   EXPECT_TRUE(gate_json(v)["allow_unclear"].get<bool>());
@@ -139,8 +140,8 @@ TEST(Gate, ThresholdsPerWorkloadPerCellAndTheNoiseFloor) {
 TEST(Gate, AFailedCellIsAMeasurementFailure) {
   CellPair broken = pair("system/exact/append/64/1:256/1", 100, 100);
   broken.problem = "candidate cell failed";
-  const GateVerdict v = evaluate_gate({broken, pair("system/exact/grow/64/1:256/1", 100, 150)}, GateRules{}, {},
-                                      VerdictSettings{});
+  const GateVerdict v =
+      evaluate_gate({broken, pair("system/exact/grow/64/1:256/1", 100, 150)}, GateRules{}, {}, VerdictSettings{});
   EXPECT_EQ(v.failed, 1);
   EXPECT_EQ(v.exit_code(), 3);
   EXPECT_EQ(gate_json(v)["cells"][0]["pass"], false);
@@ -180,7 +181,8 @@ TEST(Gate, GateFileErrorsNameTheField) {
   EXPECT_NE(error_of(R"({"cells": [{"threshold_percent": 5}]})").find("needs \"match\""), std::string::npos);
   EXPECT_NE(error_of("{\n  \"threshold_percent\": ,\n}").find("malformed JSON at line 2"), std::string::npos);
   const GateRules rules = load_gate_rules(dir.write(
-      "ok.json", R"({"threshold_percent": 3, "workloads": {"append": 8}, "cells": [{"match": "jemalloc/*", "threshold_percent": 12}]})"));
+      "ok.json",
+      R"({"threshold_percent": 3, "workloads": {"append": 8}, "cells": [{"match": "jemalloc/*", "threshold_percent": 12}]})"));
   EXPECT_DOUBLE_EQ(rules.threshold, 0.03);
   EXPECT_DOUBLE_EQ(rules.workload_thresholds.at("append"), 0.08);
   EXPECT_DOUBLE_EQ(rules.cell_thresholds.at(0).second, 0.12);
@@ -209,7 +211,8 @@ TEST(PoolRounds, AppendsTheSecondRunsRoundsAfterTheFirstOnBothSides) {
   EXPECT_EQ(rounds(allocate), (std::vector<int>{0, 1, 2, 3, 4}));
   const CellRecord& partner = first.cells[static_cast<std::size_t>(first.plan.partner[0])];
   EXPECT_EQ(rounds(partner), (std::vector<int>{0, 1, 2, 3, 4}));
-  EXPECT_EQ(partner.processes.back().sample_ns_per_op, second.cells[static_cast<std::size_t>(first.plan.partner[0])].processes.back().sample_ns_per_op);
+  EXPECT_EQ(partner.processes.back().sample_ns_per_op,
+            second.cells[static_cast<std::size_t>(first.plan.partner[0])].processes.back().sample_ns_per_op);
   for (const CellRecord& cell : first.cells)
     if (cell.cell.spec.workload == Workload::grow) {
       EXPECT_EQ(cell.processes.size(), 3u);
@@ -248,8 +251,8 @@ TEST(Gate, JudgesAtTheConfidenceGivenAndRecordsIt) {
 TEST(Recount, CountsFollowTheCellsOutcomes) {
   GateVerdict v;
   v.regressions = 7;
-  for (GateOutcome o : {GateOutcome::pass, GateOutcome::pass, GateOutcome::regression, GateOutcome::improvement,
-                        GateOutcome::failed}) {
+  for (GateOutcome o :
+       {GateOutcome::pass, GateOutcome::pass, GateOutcome::regression, GateOutcome::improvement, GateOutcome::failed}) {
     GateCell cell;
     cell.outcome = o;
     v.cells.push_back(cell);

@@ -22,9 +22,28 @@ class HostileInputs : public ::testing::Test {
   // One real run, measured once, copied into each case's directory.
   static void SetUpTestSuite() {
     measured_ = new testing::TempDir;
-    const auto r = run_cli({"run", "--matrix", "quick", "--backend", "system", "--workload", "allocate,grow", "--size",
-                            "64", "--align", "64", "--live", "1", "--samples", "3", "--processes", "2",
-                            "--min-batch-ms", "0.2", "--no-counts", "--no-report", "--out",
+    const auto r = run_cli({"run",
+                            "--matrix",
+                            "quick",
+                            "--backend",
+                            "system",
+                            "--workload",
+                            "allocate,grow",
+                            "--size",
+                            "64",
+                            "--align",
+                            "64",
+                            "--live",
+                            "1",
+                            "--samples",
+                            "3",
+                            "--processes",
+                            "2",
+                            "--min-batch-ms",
+                            "0.2",
+                            "--no-counts",
+                            "--no-report",
+                            "--out",
                             (measured_->path() / "run").string()});
     ASSERT_EQ(r.exit_code, 0) << r.err;
   }
@@ -62,7 +81,8 @@ TEST_F(HostileInputs, LinksPlantedWhereTheReportWritesAreReplacedNeverWrittenThr
   const fs::path first = copy_of_run("first");
   ASSERT_EQ(run_cli({"report", first.string()}).exit_code, 0);
   std::vector<fs::path> written{"report.html"};
-  for (const auto& e : fs::directory_iterator(first / "report")) written.push_back(fs::path("report") / e.path().filename());
+  for (const auto& e : fs::directory_iterator(first / "report"))
+    written.push_back(fs::path("report") / e.path().filename());
   ASSERT_GT(written.size(), 4u);
 
   const fs::path run = copy_of_run("run");

@@ -103,7 +103,11 @@ struct Hostile {
   using Prepare = std::function<std::vector<std::string>(const Case&)>;
   using Also = std::function<void(const Case&, const CliResult&)>;
   Hostile(std::string n, Prepare p, int e, std::string m, std::vector<std::string> w = {}, Also a = nullptr)
-      : name(std::move(n)), prepare(std::move(p)), exit_code(e), must_mention(std::move(m)), may_write(std::move(w)),
+      : name(std::move(n)),
+        prepare(std::move(p)),
+        exit_code(e),
+        must_mention(std::move(m)),
+        may_write(std::move(w)),
         also(std::move(a)) {}
   std::string name;
   Prepare prepare;
@@ -163,13 +167,16 @@ std::vector<Hostile> table() {
   // 1. Resume runs only what the user names now.
   t.push_back({"resume_candidate_exe", resume_compare("--candidate", "backend=system,exe=@SCRIPT@"), 2,
                "runs code or stores a baseline it names (exe="});
-  t.push_back({"resume_baseline_exe", resume_compare("--baseline", "backend=system,exe=@SCRIPT@"), 2, "it names (exe="});
-  t.push_back({"resume_plugin", resume_compare("--candidate", "backend=system,plugin=@SCRIPT@"), 2, "it names (plugin="});
-  t.push_back({"resume_preload", resume_compare("--candidate", "backend=system,preload=@SCRIPT@"), 2, "it names (preload="});
+  t.push_back(
+      {"resume_baseline_exe", resume_compare("--baseline", "backend=system,exe=@SCRIPT@"), 2, "it names (exe="});
+  t.push_back(
+      {"resume_plugin", resume_compare("--candidate", "backend=system,plugin=@SCRIPT@"), 2, "it names (plugin="});
+  t.push_back(
+      {"resume_preload", resume_compare("--candidate", "backend=system,preload=@SCRIPT@"), 2, "it names (preload="});
   t.push_back({"resume_env_ld_preload", resume_compare("--candidate", "backend=system,env=LD_PRELOAD=@SCRIPT@"), 2,
                "it names (env=LD_PRELOAD="});
-  t.push_back({"resume_env_ld_library_path",
-               resume_compare("--candidate", "backend=system,env=LD_LIBRARY_PATH=/tmp"), 2, "it names (env=LD_LIBRARY_PATH"});
+  t.push_back({"resume_env_ld_library_path", resume_compare("--candidate", "backend=system,env=LD_LIBRARY_PATH=/tmp"),
+               2, "it names (env=LD_LIBRARY_PATH"});
   t.push_back({"resume_env_ld_audit", resume_compare("--candidate", "backend=system,env=LD_AUDIT=@SCRIPT@"), 2,
                "it names (env=LD_AUDIT"});
   t.push_back({"resume_env_malloc_conf", resume_compare("--baseline", "backend=system,env=MALLOC_CONF=junk:true"), 2,
@@ -180,7 +187,8 @@ std::vector<Hostile> table() {
                    j["command_line"].push_back("--candidate=backend=system,exe=" + c.script().string());
                    auto& line = j["command_line"];
                    for (std::size_t i = 0; i + 1 < line.size(); ++i)
-                     if (line[i] == "--candidate") line.erase(line.begin() + static_cast<long>(i), line.begin() + static_cast<long>(i) + 2);
+                     if (line[i] == "--candidate")
+                       line.erase(line.begin() + static_cast<long>(i), line.begin() + static_cast<long>(i) + 2);
                  });
                  return std::vector<std::string>{"compare", "--resume", d.string()};
                },
@@ -200,26 +208,29 @@ std::vector<Hostile> table() {
                  const json stored = read_json(d / "results.json");
                  // abench's record of the command it started; the file's command edited since.
                  fs::create_directories(c.root / "state" / "abench" / "runs");
-                 write_json(c.root / "state" / "abench" / "runs" / (stored["run_id"].get<std::string>() + ".json"),
-                            {{"directory", fs::weakly_canonical(d).string()}, {"command_line", stored["command_line"]}});
-                 edit_json(d / "results.json", [&](json& j) {
-                   set_option(j, "--candidate", "backend=system,exe=" + c.script().string());
-                 });
+                 write_json(
+                     c.root / "state" / "abench" / "runs" / (stored["run_id"].get<std::string>() + ".json"),
+                     {{"directory", fs::weakly_canonical(d).string()}, {"command_line", stored["command_line"]}});
+                 edit_json(d / "results.json",
+                           [&](json& j) { set_option(j, "--candidate", "backend=system,exe=" + c.script().string()); });
                  return std::vector<std::string>{"compare", "--resume", d.string()};
                },
                2, "is not the one abench started run"});
-  t.push_back({"resume_measured_under_other_batch_rules",
-               [](const Case& c) {
-                 const fs::path d = c.interrupted("cmp", [](json& j) {
-                   j["protocol"]["batch"]["warm_up"] = "double the count until a batch lasts min_batch_ms/16 (an older build)";
-                 });
-                 const json stored = read_json(d / "results.json");
-                 fs::create_directories(c.root / "state" / "abench" / "runs");
-                 write_json(c.root / "state" / "abench" / "runs" / (stored["run_id"].get<std::string>() + ".json"),
-                            {{"directory", fs::weakly_canonical(d).string()}, {"command_line", stored["command_line"]}});
-                 return std::vector<std::string>{"compare", "--resume", d.string()};
-               },
-               2, "sized its batches otherwise", {"d/.abench.lock"}});  // read under the directory's lock
+  t.push_back(
+      {"resume_measured_under_other_batch_rules",
+       [](const Case& c) {
+         const fs::path d = c.interrupted("cmp", [](json& j) {
+           j["protocol"]["batch"]["warm_up"] = "double the count until a batch lasts min_batch_ms/16 (an older build)";
+         });
+         const json stored = read_json(d / "results.json");
+         fs::create_directories(c.root / "state" / "abench" / "runs");
+         write_json(c.root / "state" / "abench" / "runs" / (stored["run_id"].get<std::string>() + ".json"),
+                    {{"directory", fs::weakly_canonical(d).string()}, {"command_line", stored["command_line"]}});
+         return std::vector<std::string>{"compare", "--resume", d.string()};
+       },
+       2,
+       "sized its batches otherwise",
+       {"d/.abench.lock"}});  // read under the directory's lock
   t.push_back({"resume_record_of_another_directory",
                [](const Case& c) {
                  const fs::path d = c.interrupted("cmp", [&](json& j) {
@@ -243,12 +254,13 @@ std::vector<Hostile> table() {
                2, "is not one abench makes"});
   t.push_back({"resume_save_baseline",
                [](const Case& c) {
-                 const fs::path d = c.interrupted("run", [&](json& j) {
-                   set_option(j, "--save-baseline", "hostile-" + std::to_string(getpid()));
-                 });
+                 const fs::path d = c.interrupted(
+                     "run", [&](json& j) { set_option(j, "--save-baseline", "hostile-" + std::to_string(getpid())); });
                  return std::vector<std::string>{"run", "--resume", d.string()};
                },
-               2, "--save-baseline hostile-", {},
+               2,
+               "--save-baseline hostile-",
+               {},
                [](const Case&, const CliResult&) {
                  EXPECT_FALSE(fs::exists(fs::path(testing::built::kSourceDir) / "results" / "baselines" /
                                          ("hostile-" + std::to_string(getpid()))));
@@ -258,24 +270,31 @@ std::vector<Hostile> table() {
                  const fs::path d = c.interrupted("run", [](json& j) { set_option(j, "--processes", "1"); });
                  return std::vector<std::string>{"run", "--resume", d.string()};
                },
-               2, "holds round 2, but the command stored there plans 1 round", {"d/.abench.lock"}});
+               2,
+               "holds round 2, but the command stored there plans 1 round",
+               {"d/.abench.lock"}});
   t.push_back({"resume_round_measured_twice",
                [](const Case& c) {
                  const fs::path d = c.interrupted("run", [](json& j) { j["cells"][0]["processes"][1]["round"] = 1; });
                  return std::vector<std::string>{"run", "--resume", d.string()};
                },
-               2, "a round processes[0] measured already", {"d/.abench.lock"}});
+               2,
+               "a round processes[0] measured already",
+               {"d/.abench.lock"}});
   t.push_back({"resume_finished_round_twice",
                [](const Case& c) {
                  const fs::path d = c.interrupted("run", [](json& j) { j["cells"][0]["finished_rounds"] = {1, 1}; });
                  return std::vector<std::string>{"run", "--resume", d.string()};
                },
-               2, "listed twice", {"d/.abench.lock"}});
-  t.push_back({"resume_with_another_option",
-               [](const Case& c) {
-                 return std::vector<std::string>{"run", "--resume", c.interrupted("run").string(), "--save-baseline", "x"};
-               },
-               2, "takes no other options but --trust-stored-command"});
+               2,
+               "listed twice",
+               {"d/.abench.lock"}});
+  t.push_back(
+      {"resume_with_another_option",
+       [](const Case& c) {
+         return std::vector<std::string>{"run", "--resume", c.interrupted("run").string(), "--save-baseline", "x"};
+       },
+       2, "takes no other options but --trust-stored-command"});
 
   // 2. Merge judges, never copies.
   const auto merge_of = [](std::function<void(const Case&, const fs::path&, const fs::path&)> edit,
@@ -283,7 +302,8 @@ std::vector<Hostile> table() {
     return [edit, more](const Case& c) {
       const fs::path s1 = c.copy("s1", "s1"), s2 = c.copy("s2", "s2");
       edit(c, s1, s2);
-      std::vector<std::string> args{"merge", s1.string(), s2.string(), "--out", (c.root / "out").string(), "--no-report"};
+      std::vector<std::string> args{"merge",      s1.string(), s2.string(), "--out", (c.root / "out").string(),
+                                    "--no-report"};
       args.insert(args.end(), more.begin(), more.end());
       return args;
     };
@@ -296,20 +316,20 @@ std::vector<Hostile> table() {
                    for (auto& cell : j["cells"]) cell["result"] = "pass", cell["pass"] = true;
                  });
                }),
-               1, "regression", {"out", "summary.md"},
+               1,
+               "regression",
+               {"out", "summary.md"},
                [](const Case& c, const CliResult&) {
                  const json gate = read_json(c.root / "out" / "gate.json");
                  EXPECT_GE(gate["regressions"].get<int>(), 1) << gate.dump();
                }});
-  t.push_back({"merge_gate_threshold_loosened",
-               merge_of([](const Case&, const fs::path& s1, const fs::path&) {
+  t.push_back({"merge_gate_threshold_loosened", merge_of([](const Case&, const fs::path& s1, const fs::path&) {
                  edit_json(s1 / "gate.json", [](json& j) {
                    for (auto& cell : j["cells"]) cell["threshold"] = 10, cell["applied_threshold"] = 10;
                  });
                }),
                2, "merge's rules give 5%"});
-  t.push_back({"merge_gate_confidence_lowered",
-               merge_of([](const Case&, const fs::path& s1, const fs::path&) {
+  t.push_back({"merge_gate_confidence_lowered", merge_of([](const Case&, const fs::path& s1, const fs::path&) {
                  edit_json(s1 / "gate.json", [](json& j) { j["confidence"] = 0.6; });
                }),
                2, "field 'confidence' is 0.6, merge judges at 0.95"});
@@ -319,43 +339,37 @@ std::vector<Hostile> table() {
   t.push_back({"merge_gate_json_missing",
                merge_of([](const Case&, const fs::path&, const fs::path& s2) { fs::remove(s2 / "gate.json"); }), 2,
                "gate.json is missing"});
-  t.push_back({"merge_gate_json_cell_twice",
-               merge_of([](const Case&, const fs::path& s1, const fs::path&) {
+  t.push_back({"merge_gate_json_cell_twice", merge_of([](const Case&, const fs::path& s1, const fs::path&) {
                  edit_json(s1 / "gate.json", [](json& j) { j["cells"].push_back(j["cells"][0]); });
                }),
                2, "gate.json"});
-  t.push_back({"merge_gate_interval_empty",
-               merge_of([](const Case&, const fs::path& s1, const fs::path&) {
+  t.push_back({"merge_gate_interval_empty", merge_of([](const Case&, const fs::path& s1, const fs::path&) {
                  edit_json(s1 / "gate.json", [](json& j) {
                    for (auto& cell : j["cells"]) cell["interval"] = json::array();
                  });
                }),
                2, "interval"});
-  t.push_back({"merge_compare_interval_empty",
-               merge_of([](const Case&, const fs::path& s1, const fs::path&) {
+  t.push_back({"merge_compare_interval_empty", merge_of([](const Case&, const fs::path& s1, const fs::path&) {
                  edit_json(s1 / "compare.json", [](json& j) {
                    for (auto& row : j["rows"]) row["interval"] = json::array();
                  });
                }),
                2, "interval"});
-  t.push_back({"merge_compare_confidence_zero",
-               merge_of([](const Case&, const fs::path& s1, const fs::path&) {
+  t.push_back({"merge_compare_confidence_zero", merge_of([](const Case&, const fs::path& s1, const fs::path&) {
                  edit_json(s1 / "compare.json", [](json& j) { j["method"]["confidence"] = 0; });
                }),
                2, "compare.json"});
   t.push_back({"merge_compare_settings_not_given",
                merge_of([](const Case&, const fs::path&, const fs::path&) {}, {"--min-effect", "20"}), 2,
                "give abench merge the --confidence, --min-effect and --detect"});
-  t.push_back({"merge_plan_ids_swapped",
-               merge_of([](const Case&, const fs::path& s1, const fs::path& s2) {
+  t.push_back({"merge_plan_ids_swapped", merge_of([](const Case&, const fs::path& s1, const fs::path& s2) {
                  // Each shard's baseline cell laid at the other shard's place.
                  const json a = read_json(s1 / "results.json"), b = read_json(s2 / "results.json");
                  edit_json(s1 / "results.json", [&](json& j) { j["shard"]["plan_ids"] = b["shard"]["plan_ids"]; });
                  edit_json(s2 / "results.json", [&](json& j) { j["shard"]["plan_ids"] = a["shard"]["plan_ids"]; });
                }),
                2, "where the plan measures"});
-  t.push_back({"merge_cell_work_edited",
-               merge_of([](const Case&, const fs::path& s1, const fs::path&) {
+  t.push_back({"merge_cell_work_edited", merge_of([](const Case&, const fs::path& s1, const fs::path&) {
                  edit_json(s1 / "results.json", [](json& j) { j["cells"][1]["size"] = 4096; });
                }),
                2, "field 'cells[1]'"});
@@ -363,16 +377,19 @@ std::vector<Hostile> table() {
                merge_of([](const Case&, const fs::path& s1, const fs::path&) {
                  edit_json(s1 / "results.json", [](json& j) { j["shard"]["count"] = 2147483647; });
                }),
-               2, "shard.count", {},
+               2,
+               "shard.count",
+               {},
                [](const Case&, const CliResult& r) { EXPECT_LT(r.err.size(), 2000u); }});
   t.push_back({"merge_shard_count_millions",
                merge_of([](const Case&, const fs::path& s1, const fs::path&) {
                  edit_json(s1 / "results.json", [](json& j) { j["shard"]["count"] = 3000000; });
                }),
-               2, "shard.count", {},
+               2,
+               "shard.count",
+               {},
                [](const Case&, const CliResult& r) { EXPECT_LT(r.err.size(), 2000u); }});
-  t.push_back({"merge_shard_index_zero",
-               merge_of([](const Case&, const fs::path& s1, const fs::path&) {
+  t.push_back({"merge_shard_index_zero", merge_of([](const Case&, const fs::path& s1, const fs::path&) {
                  edit_json(s1 / "results.json", [](json& j) { j["shard"]["index"] = 0; });
                }),
                2, "shard.index"});
@@ -382,8 +399,7 @@ std::vector<Hostile> table() {
                  return std::vector<std::string>{"merge", s1.string(), s1.string(), "--out", (c.root / "out").string()};
                },
                2, "given twice"});
-  t.push_back({"merge_second_run_of_other_cells",
-               merge_of([](const Case&, const fs::path& s1, const fs::path& s2) {
+  t.push_back({"merge_second_run_of_other_cells", merge_of([](const Case&, const fs::path& s1, const fs::path& s2) {
                  edit_json(s1 / "results.json", [](json& j) { slow_candidate(j, 4); });
                  fs::create_directories(s1 / "confirm");
                  fs::copy_file(s2 / "results.json", s1 / "confirm" / "results.json");
@@ -407,103 +423,142 @@ std::vector<Hostile> table() {
       return std::vector<std::string>{"report", d.string()};
     };
   };
-  t.push_back({"report_compare_interval_empty", report_of("cmp", [](const fs::path& d) {
-                 edit_json(d / "compare.json", [](json& j) { j["rows"][0]["interval"] = json::array(); });
-               }),
+  t.push_back({"report_compare_interval_empty",
+               report_of("cmp",
+                         [](const fs::path& d) {
+                           edit_json(d / "compare.json", [](json& j) { j["rows"][0]["interval"] = json::array(); });
+                         }),
                2, "interval"});
-  t.push_back({"report_gate_interval_empty", report_of("gate", [](const fs::path& d) {
-                 edit_json(d / "gate.json", [](json& j) { j["cells"][0]["interval"] = json::array(); });
-               }),
+  t.push_back({"report_gate_interval_empty",
+               report_of("gate",
+                         [](const fs::path& d) {
+                           edit_json(d / "gate.json", [](json& j) { j["cells"][0]["interval"] = json::array(); });
+                         }),
                2, "interval"});
-  t.push_back({"report_compare_verdict_forged", report_of("cmp", [](const fs::path& d) {
-                 edit_json(d / "compare.json", [](json& j) { j["rows"][0]["verdict"] = "faster"; });
-               }),
+  t.push_back({"report_compare_verdict_forged",
+               report_of("cmp",
+                         [](const fs::path& d) {
+                           edit_json(d / "compare.json", [](json& j) { j["rows"][0]["verdict"] = "faster"; });
+                         }),
                2, "compare.json"});
-  t.push_back({"report_compare_context_mark_forged", report_of("cmp", [](const fs::path& d) {
-                 edit_json(d / "compare.json", [](json& j) {
-                   j["context"] = true;
-                   for (auto& row : j["rows"]) row["context"] = "<b>nowhere</b>";
-                 });
-               }),
+  t.push_back({"report_compare_context_mark_forged",
+               report_of("cmp",
+                         [](const fs::path& d) {
+                           edit_json(d / "compare.json", [](json& j) {
+                             j["context"] = true;
+                             for (auto& row : j["rows"]) row["context"] = "<b>nowhere</b>";
+                           });
+                         }),
                2, "field 'rows[0].context' is '<b>nowhere</b>' (allowed: -, baseline, candidate, both)"});
-  t.push_back({"report_compare_context_without_context_cells", report_of("cmp", [](const fs::path& d) {
-                 edit_json(d / "compare.json", [](json& j) {
-                   j["context"] = true;
-                   for (auto& row : j["rows"]) row["context"] = "-";
-                 });
-               }),
+  t.push_back({"report_compare_context_without_context_cells",
+               report_of("cmp",
+                         [](const fs::path& d) {
+                           edit_json(d / "compare.json", [](json& j) {
+                             j["context"] = true;
+                             for (auto& row : j["rows"]) row["context"] = "-";
+                           });
+                         }),
                2, "field 'context' is true, but"});
-  t.push_back({"report_process_mode_unknown", report_of("run", [](const fs::path& d) {
-                 edit_json(d / "results.json", [](json& j) { j["protocol"]["process_mode"] = "fork-bomb"; });
-               }),
+  t.push_back({"report_process_mode_unknown",
+               report_of("run",
+                         [](const fs::path& d) {
+                           edit_json(d / "results.json", [](json& j) { j["protocol"]["process_mode"] = "fork-bomb"; });
+                         }),
                2, "field 'protocol.process_mode' must be one of process-per-variant, fresh-process-per-cell, context"});
-  t.push_back({"report_gate_outcome_unknown", report_of("gate", [](const fs::path& d) {
-                 edit_json(d / "gate.json", [](json& j) { j["cells"][0]["result"] = "PASS!!"; });
-               }),
+  t.push_back({"report_gate_outcome_unknown",
+               report_of("gate",
+                         [](const fs::path& d) {
+                           edit_json(d / "gate.json", [](json& j) { j["cells"][0]["result"] = "PASS!!"; });
+                         }),
                2, "not a gate outcome"});
-  t.push_back({"report_counts_1e308", report_of("run", [](const fs::path& d) {
-                 edit_json(d / "results.json", [](json& j) { j["cells"][0]["counts"]["operations"] = 1e308; });
-               }),
+  t.push_back({"report_counts_1e308",
+               report_of("run",
+                         [](const fs::path& d) {
+                           edit_json(d / "results.json",
+                                     [](json& j) { j["cells"][0]["counts"]["operations"] = 1e308; });
+                         }),
                2, "counts"});
-  t.push_back({"report_counts_negative", report_of("run", [](const fs::path& d) {
-                 edit_json(d / "results.json", [](json& j) { j["cells"][0]["counts"]["peak_rss_bytes"] = -1; });
-               }),
+  t.push_back({"report_counts_negative",
+               report_of("run",
+                         [](const fs::path& d) {
+                           edit_json(d / "results.json",
+                                     [](json& j) { j["cells"][0]["counts"]["peak_rss_bytes"] = -1; });
+                         }),
                2, "counts"});
-  t.push_back({"report_status_forged", report_of("run", [](const fs::path& d) {
-                 edit_json(d / "results.json", [](json& j) { j["cells"][0]["status"] = "failed"; });
-               }),
+  t.push_back({"report_status_forged",
+               report_of("run",
+                         [](const fs::path& d) {
+                           edit_json(d / "results.json", [](json& j) { j["cells"][0]["status"] = "failed"; });
+                         }),
                2, "status"});
-  t.push_back({"report_sample_overflows", report_of("run", [](const fs::path& d) {
-                 const std::string text = read_file(d / "results.json");
-                 const std::size_t at = text.find("\"samples_ns_per_op\"");
-                 const std::size_t open = text.find('[', at);
-                 write_text(d / "results.json", text.substr(0, open + 1) + "1e400," + text.substr(open + 1));
-               }),
+  t.push_back({"report_sample_overflows",
+               report_of("run",
+                         [](const fs::path& d) {
+                           const std::string text = read_file(d / "results.json");
+                           const std::size_t at = text.find("\"samples_ns_per_op\"");
+                           const std::size_t open = text.find('[', at);
+                           write_text(d / "results.json", text.substr(0, open + 1) + "1e400," + text.substr(open + 1));
+                         }),
                2, "out of range"});
-  t.push_back({"report_nested_too_deep", report_of("run", [](const fs::path& d) {
-                 write_text(d / "results.json", std::string(100000, '['));
-               }),
-               2, "more than 64 levels deep"});
-  t.push_back({"report_key_twice", report_of("run", [](const fs::path& d) {
-                 const std::string text = read_file(d / "results.json");
-                 write_text(d / "results.json", "{\"run_id\": \"x\"," + text.substr(text.find('{') + 1));
-               }),
+  t.push_back({"report_nested_too_deep",
+               report_of("run", [](const fs::path& d) { write_text(d / "results.json", std::string(100000, '[')); }), 2,
+               "more than 64 levels deep"});
+  t.push_back({"report_key_twice",
+               report_of("run",
+                         [](const fs::path& d) {
+                           const std::string text = read_file(d / "results.json");
+                           write_text(d / "results.json", "{\"run_id\": \"x\"," + text.substr(text.find('{') + 1));
+                         }),
                2, "appears twice"});
-  t.push_back({"report_workload_as_format", report_of("run", [](const fs::path& d) {
-                 edit_json(d / "results.json", [](json& j) { j["cells"][0]["workload"] = "allocate%d%n"; });
-               }),
+  t.push_back({"report_workload_as_format",
+               report_of("run",
+                         [](const fs::path& d) {
+                           edit_json(d / "results.json", [](json& j) { j["cells"][0]["workload"] = "allocate%d%n"; });
+                         }),
                2, "unknown workload"});
-  t.push_back({"report_schema_version_from_the_future", report_of("run", [](const fs::path& d) {
-                 edit_json(d / "results.json", [](json& j) { j["schema_version"] = 999; });
-               }),
-               2, "schema_version"});
-  t.push_back({"report_results_is_a_fifo", report_of("run", [](const fs::path& d) {
-                 fs::remove(d / "results.json");
-                 ::mkfifo((d / "results.json").c_str(), 0644);
-               }),
+  t.push_back(
+      {"report_schema_version_from_the_future",
+       report_of("run",
+                 [](const fs::path& d) { edit_json(d / "results.json", [](json& j) { j["schema_version"] = 999; }); }),
+       2, "schema_version"});
+  t.push_back({"report_results_is_a_fifo",
+               report_of("run",
+                         [](const fs::path& d) {
+                           fs::remove(d / "results.json");
+                           ::mkfifo((d / "results.json").c_str(), 0644);
+                         }),
                2, "not a regular file"});
-  t.push_back({"report_plan_ids_short", report_of("run", [](const fs::path& d) {
-                 edit_json(d / "results.json", [](json& j) {
-                   j["shard"] = {{"index", 1}, {"count", 2}, {"plan_cells", 4}, {"plan_ids", {0, 1}},
-                                 {"expected_s", 1}, {"plan_expected_s", 2}};
-                 });
-               }),
+  t.push_back({"report_plan_ids_short",
+               report_of("run",
+                         [](const fs::path& d) {
+                           edit_json(d / "results.json", [](json& j) {
+                             j["shard"] = {{"index", 1},         {"count", 2},      {"plan_cells", 4},
+                                           {"plan_ids", {0, 1}}, {"expected_s", 1}, {"plan_expected_s", 2}};
+                           });
+                         }),
                2, "plan_ids"});
   t.push_back({"gate_noise_floor_beyond_ten",
                [](const Case& c) {
                  const fs::path d = c.copy("run", "d");
-                 write_json(c.root / "noise.json", {{"schema", "abench.noise"},
-                                                    {"cells", {{"system/exact/allocate/64/1:64/1", 11}}}});
-                 return std::vector<std::string>{"gate", "--baseline", d.string(), "--candidate", d.string(), "--noise",
-                                                 (c.root / "noise.json").string(), "--out", (c.root / "out").string()};
+                 write_json(c.root / "noise.json",
+                            {{"schema", "abench.noise"}, {"cells", {{"system/exact/allocate/64/1:64/1", 11}}}});
+                 return std::vector<std::string>{"gate",
+                                                 "--baseline",
+                                                 d.string(),
+                                                 "--candidate",
+                                                 d.string(),
+                                                 "--noise",
+                                                 (c.root / "noise.json").string(),
+                                                 "--out",
+                                                 (c.root / "out").string()};
                },
                2, "a noise floor is a fraction from 0 to 10"});
   t.push_back({"gate_candidate_status_forged",
                [](const Case& c) {
                  const fs::path d = c.copy("run", "d");
                  edit_json(d / "results.json", [](json& j) { j["cells"][0]["status"] = "refused"; });
-                 return std::vector<std::string>{"gate", "--baseline", (c.base / "run").string(), "--candidate",
-                                                 d.string(), "--out", (c.root / "out").string()};
+                 return std::vector<std::string>{"gate",     "--baseline", (c.base / "run").string(), "--candidate",
+                                                 d.string(), "--out",      (c.root / "out").string()};
                },
                2, "status"});
 
@@ -515,7 +570,9 @@ std::vector<Hostile> table() {
                  fs::create_directory_symlink(c.root / "elsewhere", d / "report");
                  return std::vector<std::string>{"report", d.string()};
                },
-               2, "is a symbolic link", {"d/.abench.lock"}});
+               2,
+               "is a symbolic link",
+               {"d/.abench.lock"}});
   t.push_back({"link_lock_file",
                [](const Case& c) {
                  const fs::path d = c.copy("run", "d");
@@ -532,7 +589,9 @@ std::vector<Hostile> table() {
                  fs::create_symlink(c.root / "precious", d / "report.html");
                  return std::vector<std::string>{"report", d.string()};
                },
-               0, "report.html", {"d"},
+               0,
+               "report.html",
+               {"d"},
                [](const Case& c, const CliResult&) {
                  EXPECT_EQ(read_file(c.root / "precious"), "precious\n");
                  EXPECT_FALSE(fs::is_symlink(c.root / "d" / "report.html"));
@@ -542,20 +601,24 @@ std::vector<Hostile> table() {
                  fs::create_directories(c.root / "out");
                  write_text(c.root / "precious", "precious\n");
                  fs::create_symlink(c.root / "precious", c.root / "out" / "results.json");
-                 return std::vector<std::string>{"run", "--matrix", "quick", "--backend", "system", "--out",
-                                                 (c.root / "out").string()};
+                 return std::vector<std::string>{
+                     "run", "--matrix", "quick", "--backend", "system", "--out", (c.root / "out").string()};
                },
-               2, "already holds a results.json", {"out/.abench.lock"}});
+               2,
+               "already holds a results.json",
+               {"out/.abench.lock"}});
   t.push_back({"link_gate_md",
                [](const Case& c) {
                  fs::create_directories(c.root / "out");
                  write_text(c.root / "precious", "precious\n");
                  fs::create_symlink(c.root / "precious", c.root / "out" / "gate.md");
-                 return std::vector<std::string>{"gate", "--baseline", (c.base / "run").string(), "--candidate",
-                                                 (c.base / "run").string(), "--no-report", "--out",
-                                                 (c.root / "out").string()};
+                 return std::vector<std::string>{
+                     "gate",        "--baseline", (c.base / "run").string(), "--candidate", (c.base / "run").string(),
+                     "--no-report", "--out",      (c.root / "out").string()};
                },
-               3, "gate.md", {"out", "summary.md"},
+               3,
+               "gate.md",
+               {"out", "summary.md"},
                [](const Case& c, const CliResult&) { EXPECT_EQ(read_file(c.root / "precious"), "precious\n"); }});
 
   // 4. Everything printed is escaped for where it goes.
@@ -564,11 +627,15 @@ std::vector<Hostile> table() {
                  for (const fs::path& s : {s1, s2})
                    edit_json(s / "results.json", [](json& j) {
                      const std::string label = "=1+2+cmd|' /C calc'!A0 " + kPayload;
-                     for (auto& v : j["variants"]) if (v["label"] == "again") v["label"] = label;
-                     for (auto& cell : j["cells"]) if (cell["variant"] == "again") cell["variant"] = label;
+                     for (auto& v : j["variants"])
+                       if (v["label"] == "again") v["label"] = label;
+                     for (auto& cell : j["cells"])
+                       if (cell["variant"] == "again") cell["variant"] = label;
                    });
                }),
-               -1, "", {"out", "summary.md"},
+               -1,
+               "",
+               {"out", "summary.md"},
                [](const Case& c, const CliResult& r) {
                  EXPECT_NE(r.exit_code, 2) << r.err;
                  for (const char* file : {"compare.md", "gate.md"}) {
@@ -587,10 +654,13 @@ std::vector<Hostile> table() {
                [](const Case& c) {
                  const fs::path d = c.copy("run", "d");
                  edit_json(d / "results.json", [](json& j) { j["conditions"]["warnings"] = {kPayload}; });
-                 return std::vector<std::string>{"gate", "--baseline", (c.base / "run").string(), "--candidate",
-                                                 d.string(), "--no-report", "--out", (c.root / "out").string()};
+                 return std::vector<std::string>{
+                     "gate",        "--baseline", (c.base / "run").string(), "--candidate", d.string(),
+                     "--no-report", "--out",      (c.root / "out").string()};
                },
-               -1, "", {"out", "summary.md"},
+               -1,
+               "",
+               {"out", "summary.md"},
                [](const Case& c, const CliResult& r) {
                  EXPECT_NE(r.exit_code, 2) << r.err;
                  for (const fs::path& file : {c.root / "out" / "gate.md", c.root / "summary.md"}) {
@@ -610,7 +680,9 @@ std::vector<Hostile> table() {
                  });
                  return std::vector<std::string>{"report", d.string()};
                },
-               0, "report.html", {"d"}});
+               0,
+               "report.html",
+               {"d"}});
 
   // 6. One command per output directory; empty and out-of-range options.
   const auto locked = [](std::function<std::vector<std::string>(const Case&, const fs::path&)> command) {
@@ -622,42 +694,69 @@ std::vector<Hostile> table() {
     };
   };
   const auto small_run = [](const fs::path& out) {
-    return std::vector<std::string>{"run", "--matrix", "quick", "--backend", "system", "--workload", "allocate",
-                                    "--size", "64", "--live", "1", "--samples", "3", "--out", out.string()};
+    return std::vector<std::string>{"run",        "--matrix",  "quick",  "--backend", "system",
+                                    "--workload", "allocate",  "--size", "64",        "--live",
+                                    "1",          "--samples", "3",      "--out",     out.string()};
   };
-  t.push_back({"lock_run", locked([small_run](const Case&, const fs::path& out) { return small_run(out); }), 2,
-               "another abench command is writing there (pid 4242: abench run --out elsewhere)", {"out"}});
+  t.push_back({"lock_run",
+               locked([small_run](const Case&, const fs::path& out) { return small_run(out); }),
+               2,
+               "another abench command is writing there (pid 4242: abench run --out elsewhere)",
+               {"out"}});
   t.push_back({"lock_compare",
                locked([](const Case&, const fs::path& out) {
-                 return std::vector<std::string>{"compare", "--matrix", "quick", "--baseline", "backend=system",
-                                                 "--candidate", "backend=system,label=b", "--workload", "allocate",
-                                                 "--size", "64", "--out", out.string()};
+                 return std::vector<std::string>{"compare",
+                                                 "--matrix",
+                                                 "quick",
+                                                 "--baseline",
+                                                 "backend=system",
+                                                 "--candidate",
+                                                 "backend=system,label=b",
+                                                 "--workload",
+                                                 "allocate",
+                                                 "--size",
+                                                 "64",
+                                                 "--out",
+                                                 out.string()};
                }),
-               2, "another abench command is writing there", {"out"}});
+               2,
+               "another abench command is writing there",
+               {"out"}});
   t.push_back({"lock_resume",
                [](const Case& c) {
                  const fs::path d = c.interrupted("run");
                  c.hold_lock(d);
                  return std::vector<std::string>{"run", "--resume", d.string()};
                },
-               2, "another abench command is writing there (pid 4242: abench run --out elsewhere)", {"d/.abench.lock"}});
-  t.push_back({"lock_merge", locked([](const Case& c, const fs::path& out) {
+               2,
+               "another abench command is writing there (pid 4242: abench run --out elsewhere)",
+               {"d/.abench.lock"}});
+  t.push_back({"lock_merge",
+               locked([](const Case& c, const fs::path& out) {
                  return std::vector<std::string>{"merge", (c.base / "s1").string(), (c.base / "s2").string(), "--out",
                                                  out.string()};
                }),
-               2, "another abench command is writing there", {"out"}});
+               2,
+               "another abench command is writing there",
+               {"out"}});
   t.push_back({"lock_report",
                [](const Case& c) {
                  const fs::path d = c.copy("run", "d");
                  c.hold_lock(d);
                  return std::vector<std::string>{"report", d.string()};
                },
-               2, "another abench command is writing there (pid 4242: abench run --out elsewhere)", {"d/.abench.lock"}});
-  t.push_back({"lock_gate", locked([](const Case& c, const fs::path& out) {
-                 return std::vector<std::string>{"gate", "--baseline", (c.base / "run").string(), "--candidate",
-                                                 (c.base / "run").string(), "--out", out.string()};
+               2,
+               "another abench command is writing there (pid 4242: abench run --out elsewhere)",
+               {"d/.abench.lock"}});
+  t.push_back({"lock_gate",
+               locked([](const Case& c, const fs::path& out) {
+                 return std::vector<std::string>{
+                     "gate",  "--baseline", (c.base / "run").string(), "--candidate", (c.base / "run").string(),
+                     "--out", out.string()};
                }),
-               2, "another abench command is writing there", {"out"}});
+               2,
+               "another abench command is writing there",
+               {"out"}});
   t.push_back({"option_out_empty", [small_run](const Case&) { return small_run(""); }, 2, "--out: must not be empty"});
   t.push_back({"option_format_empty_item",
                [small_run](const Case& c) {
@@ -679,19 +778,21 @@ std::vector<Hostile> table() {
 
 // The runs the cases craft from, measured once.
 void measure_fixtures(const fs::path& base) {
-  const std::vector<std::string> small{"--matrix", "quick", "--workload", "allocate", "--size", "64", "--live", "1",
-                                       "--samples", "3", "--min-batch-ms", "0.2", "--no-report"};
+  const std::vector<std::string> small{"--matrix",   "quick", "--workload", "allocate", "--size",         "64",
+                                       "--live",     "1",     "--samples",  "3",        "--min-batch-ms", "0.2",
+                                       "--no-report"};
   auto with = [&](std::vector<std::string> head, std::vector<std::string> tail) {
     head.insert(head.end(), small.begin(), small.end());
     head.insert(head.end(), tail.begin(), tail.end());
     return head;
   };
-  const CliResult run = run_cli(with({"run", "--backend", "system", "--align", "64"},
-                                     {"--processes", "2", "--out", (base / "run").string()}));
+  const CliResult run = run_cli(
+      with({"run", "--backend", "system", "--align", "64"}, {"--processes", "2", "--out", (base / "run").string()}));
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const std::vector<std::string> compare{"compare", "--baseline", "backend=system", "--candidate",
                                          "backend=system,label=again"};
-  const CliResult cmp = run_cli(with(compare, {"--no-counts", "--gate", "--no-confirm", "--out", (base / "cmp").string()}));
+  const CliResult cmp =
+      run_cli(with(compare, {"--no-counts", "--gate", "--no-confirm", "--out", (base / "cmp").string()}));
   ASSERT_NE(cmp.exit_code, 2) << cmp.err;
   for (int k = 1; k <= 2; ++k) {
     auto args = with(compare, {"--no-counts", "--gate", "--no-confirm", "--seed", "5", "--shard",
@@ -700,8 +801,8 @@ void measure_fixtures(const fs::path& base) {
     const CliResult shard = run_cli(args);
     ASSERT_NE(shard.exit_code, 2) << shard.err;
   }
-  const CliResult gate = run_cli({"gate", "--baseline", (base / "run").string(), "--candidate",
-                                  (base / "run").string(), "--no-report", "--out", (base / "gate").string()});
+  const CliResult gate = run_cli({"gate", "--baseline", (base / "run").string(), "--candidate", (base / "run").string(),
+                                  "--no-report", "--out", (base / "gate").string()});
   ASSERT_NE(gate.exit_code, 2) << gate.err;
 }
 
@@ -725,7 +826,9 @@ TEST(HostileInputTable, EveryInputIsRefusedOrNeutralisedAndNothingOutsideItsOutp
     // One line a row, for whoever reads the log: what the input got.
     const std::string said = r.err.substr(0, r.err.find('\n', r.err.find("error:")));
     std::printf("%-44s exit %d  %s\n", h.name.c_str(), r.exit_code,
-                said.substr(said.find("error:") == std::string::npos ? said.size() : said.find("error:")).substr(0, 300).c_str());
+                said.substr(said.find("error:") == std::string::npos ? said.size() : said.find("error:"))
+                    .substr(0, 300)
+                    .c_str());
     if (h.exit_code >= 0) {
       EXPECT_EQ(r.exit_code, h.exit_code) << r.out << r.err;
     }
@@ -754,17 +857,33 @@ TEST(HostileInputTable, EveryInputIsRefusedOrNeutralisedAndNothingOutsideItsOutp
 // script standing in for a worker, which the start-up check runs and refuses).
 TEST(HostileInputTable, TrustStoredCommandRunsTheStoredCode) {
   testing::TempDir base;
-  const CliResult cmp = run_cli({"compare", "--baseline", "backend=system", "--candidate", "backend=system,label=again",
-                                 "--matrix", "quick", "--workload", "allocate", "--size", "64", "--live", "1",
-                                 "--samples", "3", "--min-batch-ms", "0.2", "--no-counts", "--no-report", "--out",
+  const CliResult cmp = run_cli({"compare",
+                                 "--baseline",
+                                 "backend=system",
+                                 "--candidate",
+                                 "backend=system,label=again",
+                                 "--matrix",
+                                 "quick",
+                                 "--workload",
+                                 "allocate",
+                                 "--size",
+                                 "64",
+                                 "--live",
+                                 "1",
+                                 "--samples",
+                                 "3",
+                                 "--min-batch-ms",
+                                 "0.2",
+                                 "--no-counts",
+                                 "--no-report",
+                                 "--out",
                                  (base.path() / "cmp").string()});
   ASSERT_EQ(cmp.exit_code, 0) << cmp.err;
   const Case c{base.path(), base.path()};
   write_text(c.script(), "#!/bin/sh\ntouch " + c.marker().string() + "\nexit 1\n");
   fs::permissions(c.script(), fs::perms::owner_all);
-  const fs::path d = c.interrupted("cmp", [&](json& j) {
-    set_option(j, "--candidate", "backend=system,exe=" + c.script().string());
-  });
+  const fs::path d =
+      c.interrupted("cmp", [&](json& j) { set_option(j, "--candidate", "backend=system,exe=" + c.script().string()); });
   const std::vector<std::pair<std::string, std::string>> env{{"XDG_STATE_HOME", (base.path() / "state").string()}};
   EXPECT_EQ(run_cli({"compare", "--resume", d.string()}, env).exit_code, 2);
   EXPECT_FALSE(fs::exists(c.marker()));

@@ -18,10 +18,10 @@
 namespace abench {
 namespace {
 
+using testing::CliResult;
 using testing::read_csv;
 using testing::read_file;
 using testing::run_cli;
-using testing::CliResult;
 
 bool have_valgrind() { return access("/usr/bin/valgrind", X_OK) == 0; }
 
@@ -30,8 +30,9 @@ bool have_valgrind() { return access("/usr/bin/valgrind", X_OK) == 0; }
 constexpr const char* kNoCallgrindUnderEmulation = "callgrind cannot run an emulated worker";
 
 std::vector<std::string> instruction_run(const std::filesystem::path& out) {
-  return {"run", "--matrix", "quick", "--measure", "instructions", "--workload", "allocate,append", "--size",
-          "64,65536", "--align", "256", "--live", "1", "--processes", "1", "--no-counts", "--out", out.string()};
+  return {"run",    "--matrix",    "quick",   "--measure", "instructions", "--workload", "allocate,append",
+          "--size", "64,65536",    "--align", "256",       "--live",       "1",          "--processes",
+          "1",      "--no-counts", "--out",   out.string()};
 }
 
 // Where the kernel lets this process choose (root: ns_last_pid), the next processes get pids
@@ -63,11 +64,12 @@ TEST(InstructionsEndToEnd, CountsAreIdenticalAcrossRunsAndTheGatePassesThem) {
       // counts vary between runs by up to about 0.1%, well inside the gate's 0.5% for counts.
       if (a[i].at("status") == "ok") {
         EXPECT_NEAR(std::stod(a[i].at("instructions_per_op")), std::stod(b[i].at("instructions_per_op")),
-                    0.002 * std::stod(a[i].at("instructions_per_op"))) << a[i].at("workload");
+                    0.002 * std::stod(a[i].at("instructions_per_op")))
+            << a[i].at("workload");
       }
     } else {
-      EXPECT_EQ(a[i].at("instructions_per_op"), b[i].at("instructions_per_op")) << a[i].at("backend") << " "
-                                                                                  << a[i].at("workload");
+      EXPECT_EQ(a[i].at("instructions_per_op"), b[i].at("instructions_per_op"))
+          << a[i].at("backend") << " " << a[i].at("workload");
     }
     if (!(a[i].at("size") == "65536" && a[i].at("workload") == "append")) {
       ++measured;
@@ -99,10 +101,26 @@ TEST(InstructionsEndToEnd, ACompareOfCountsNamesItsUnitAndNeedsNoRounds) {
   ABENCH_SKIP_UNDER_EMULATION(kNoCallgrindUnderEmulation);
   if (!have_valgrind()) GTEST_SKIP() << "valgrind is not installed";
   testing::TempDir dir;
-  const CliResult r = run_cli({"compare", "--baseline", "backend=system,label=A", "--candidate",
-                               "backend=system,label=B", "--matrix", "quick", "--measure", "instructions",
-                               "--workload", "allocate", "--size", "64", "--align", "256", "--live", "1",
-                               "--no-counts", "--out", (dir.path() / "c").string()});
+  const CliResult r = run_cli({"compare",
+                               "--baseline",
+                               "backend=system,label=A",
+                               "--candidate",
+                               "backend=system,label=B",
+                               "--matrix",
+                               "quick",
+                               "--measure",
+                               "instructions",
+                               "--workload",
+                               "allocate",
+                               "--size",
+                               "64",
+                               "--align",
+                               "256",
+                               "--live",
+                               "1",
+                               "--no-counts",
+                               "--out",
+                               (dir.path() / "c").string()});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string markdown = read_file(dir.path() / "c" / "compare.md");
   EXPECT_NE(markdown.find("| before instr/op | after instr/op |"), std::string::npos) << markdown;
@@ -134,16 +152,17 @@ TEST(InstructionsEndToEnd, TouchIsRefusedWithTheReason) {
                                "system", "--workload", "zeroed", "--size", "64", "--align", "256", "--live", "1",
                                "--no-counts", "--out", (dir.path() / "t").string()});
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("REFUSED: in instructions mode, --touch measures first-touch page faults"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("REFUSED: in instructions mode, --touch measures first-touch page faults"), std::string::npos)
+      << r.out;
 }
 
 // Hardware counters: read where this machine has them, else exit 2 "not supported" and no
 // result directory at all. Either branch asserts what must hold on that machine.
 TEST(PerfEndToEnd, HardwareCountersAreReadOrRefusedWithoutAFigure) {
   testing::TempDir dir;
-  const CliResult r = run_cli({"run", "--matrix", "quick", "--measure", "perf", "--backend", "system", "--workload",
-                               "allocate", "--size", "64", "--align", "256", "--live", "1", "--no-counts", "--out",
-                               (dir.path() / "p").string()});
+  const CliResult r =
+      run_cli({"run", "--matrix", "quick", "--measure", "perf", "--backend", "system", "--workload", "allocate",
+               "--size", "64", "--align", "256", "--live", "1", "--no-counts", "--out", (dir.path() / "p").string()});
   if (const std::string why = perf_unavailable(Measure::perf); !why.empty()) {
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_NE(r.err.find("--measure perf: not supported on this machine: " + why), std::string::npos) << r.err;
@@ -164,9 +183,27 @@ TEST(PerfEndToEnd, SoftwareCountersAreReadAroundEveryBatch) {
   if (const std::string why = perf_unavailable(Measure::perf_software); !why.empty())
     GTEST_SKIP() << "software perf events unavailable here: " << why;
   testing::TempDir dir;
-  const CliResult r = run_cli({"run", "--matrix", "quick", "--measure", "perf-sw", "--backend", "system,mimalloc",
-                               "--workload", "allocate,grow", "--size", "64", "--align", "256", "--live", "1",
-                               "--no-counts", "--processes", "4", "--format", "gbench,go", "--out",
+  const CliResult r = run_cli({"run",
+                               "--matrix",
+                               "quick",
+                               "--measure",
+                               "perf-sw",
+                               "--backend",
+                               "system,mimalloc",
+                               "--workload",
+                               "allocate,grow",
+                               "--size",
+                               "64",
+                               "--align",
+                               "256",
+                               "--live",
+                               "1",
+                               "--no-counts",
+                               "--processes",
+                               "4",
+                               "--format",
+                               "gbench,go",
+                               "--out",
                                (dir.path() / "s").string()});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("task-clock ns/op"), std::string::npos) << r.out;
@@ -197,14 +234,15 @@ TEST(PerfEndToEnd, SoftwareCountersAreReadAroundEveryBatch) {
 
   // The gate judges the leader metric of two perf-sw runs with the wall-time rules: unpaired
   // (two runs), so 4 processes a side, the fewest whose rank-sum interval reaches 95%.
-  const CliResult again = run_cli({"run", "--matrix", "quick", "--measure", "perf-sw", "--backend",
-                                   "system,mimalloc", "--workload", "allocate,grow", "--size", "64", "--align", "256",
-                                   "--live", "1", "--no-counts", "--processes", "4", "--out",
-                                   (dir.path() / "t").string()});
+  const CliResult again =
+      run_cli({"run",         "--matrix",        "quick",      "--measure",     "perf-sw",
+               "--backend",   "system,mimalloc", "--workload", "allocate,grow", "--size",
+               "64",          "--align",         "256",        "--live",        "1",
+               "--no-counts", "--processes",     "4",          "--out",         (dir.path() / "t").string()});
   ASSERT_EQ(again.exit_code, 0) << again.err;
-  const CliResult gate = run_cli({"gate", "--baseline", (dir.path() / "s").string(), "--candidate",
-                                  (dir.path() / "t").string(), "--threshold", "1000", "--out",
-                                  (dir.path() / "g").string()});
+  const CliResult gate =
+      run_cli({"gate", "--baseline", (dir.path() / "s").string(), "--candidate", (dir.path() / "t").string(),
+               "--threshold", "1000", "--out", (dir.path() / "g").string()});
   EXPECT_EQ(gate.exit_code, 0) << gate.out << gate.err;
   EXPECT_NE(gate.out.find("unchanged: 4"), std::string::npos) << gate.out;
 }

@@ -15,9 +15,9 @@ namespace {
 const std::filesystem::path kSource = std::filesystem::path(ABENCH_SOURCE_DIR_FOR_LAYERS) / "src";
 
 // Higher layers use lower ones, never the other way round.
-const std::map<std::string, int> kLayer{{"util", 0},    {"stats", 0},   {"machine", 1}, {"plan", 2},
-                                        {"results", 3}, {"verdict", 4}, {"explain", 4}, {"run", 5},     {"exports", 6},
-                                        {"report", 7},  {"merge", 8},   {"flow", 9},    {"cli", 10}};
+const std::map<std::string, int> kLayer{{"util", 0},    {"stats", 0},   {"machine", 1}, {"plan", 2},    {"results", 3},
+                                        {"verdict", 4}, {"explain", 4}, {"run", 5},     {"exports", 6}, {"report", 7},
+                                        {"merge", 8},   {"flow", 9},    {"cli", 10}};
 
 TEST(Layering, NoIncludeClimbsToAHigherFolder) {
   const std::regex include(R"re(#include "src/([a-z_]+)/)re");
@@ -104,7 +104,8 @@ TEST(Layering, RunFilesFitIn250LinesAndFunctionsIn80) {
   }
   // A definition opens at a line at column 0 with a '(' (its signature, which may go on over
   // indented lines) and a '{' at the end of that line or of one of those.
-  const std::regex not_a_function(R"re(^(namespace|struct|class|enum|extern|union|template <[^>]*> (struct|class))\b)re");
+  const std::regex not_a_function(
+      R"re(^(namespace|struct|class|enum|extern|union|template <[^>]*> (struct|class))\b)re");
   int functions = 0;
   for (const char* folder : {"src", "harness", "allocators"}) {
     const auto root = kSource.parent_path() / folder;

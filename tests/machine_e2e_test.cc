@@ -20,9 +20,9 @@
 namespace abench {
 namespace {
 
+using testing::CliResult;
 using testing::read_file;
 using testing::run_cli;
-using testing::CliResult;
 
 std::string this_machine() {
   utsname uts{};
@@ -31,15 +31,37 @@ std::string this_machine() {
 }
 
 std::vector<std::string> tiny_run(const std::filesystem::path& out) {
-  return {"run", "--matrix", "quick", "--backend", "system,mimalloc", "--workload", "allocate", "--size", "64",
-          "--align", "256", "--live", "1", "--samples", "2", "--processes", "1", "--no-counts",
-          "--min-batch-ms", "0.2", "--out", out.string()};
+  return {"run",       "--matrix",    "quick",   "--backend",   "system,mimalloc", "--workload", "allocate",
+          "--size",    "64",          "--align", "256",         "--live",          "1",          "--samples",
+          "2",         "--processes", "1",       "--no-counts", "--min-batch-ms",  "0.2",        "--out",
+          out.string()};
 }
 
 std::vector<std::string> tiny_compare(const std::filesystem::path& out) {
-  return {"compare", "--baseline", "backend=system", "--candidate", "backend=mimalloc", "--matrix", "quick",
-          "--workload", "allocate", "--size", "64", "--align", "256", "--live", "1", "--samples", "2",
-          "--processes", "2", "--no-counts", "--min-batch-ms", "0.2", "--out", out.string()};
+  return {"compare",
+          "--baseline",
+          "backend=system",
+          "--candidate",
+          "backend=mimalloc",
+          "--matrix",
+          "quick",
+          "--workload",
+          "allocate",
+          "--size",
+          "64",
+          "--align",
+          "256",
+          "--live",
+          "1",
+          "--samples",
+          "2",
+          "--processes",
+          "2",
+          "--no-counts",
+          "--min-batch-ms",
+          "0.2",
+          "--out",
+          out.string()};
 }
 
 // The root qemu resolves absolute paths in: the sysroot's directories, links and files

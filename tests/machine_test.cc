@@ -52,13 +52,14 @@ TEST_P(CannedCpuinfo, NamesTheCpu) {
 
 INSTANTIATE_TEST_SUITE_P(
     Machines, CannedCpuinfo,
-    ::testing::Values(CannedCpu{"graviton2-neoverse-n1.txt", "arm", "Arm Neoverse-N1", 0x41, 0xd0c, 4},
-                      CannedCpu{"graviton4-neoverse-v2.txt", "arm", "Arm Neoverse-V2", 0x41, 0xd4f, 4},
-                      CannedCpu{"ampereone.txt", "arm", "Ampere AmpereOne", 0xc0, 0xac3, 4},
-                      CannedCpu{"rk3588-cortex-a55-a76.txt", "arm", "Arm Cortex-A55 x4 + Arm Cortex-A76 x4", 0x41, 0xd05, 8},
-                      CannedCpu{"apple-m1-asahi.txt", "arm", "Apple M1 Icestorm x4 + Apple M1 Firestorm x4", 0x61, 0x022, 8},
-                      CannedCpu{"raspberry-pi4-armv7-kernel.txt", "arm", "Arm Cortex-A72", 0x41, 0xd08, 1},
-                      CannedCpu{"x86-epyc-guest.txt", "x86", "AMD EPYC 7B13", 0, 0, 0}),
+    ::testing::Values(
+        CannedCpu{"graviton2-neoverse-n1.txt", "arm", "Arm Neoverse-N1", 0x41, 0xd0c, 4},
+        CannedCpu{"graviton4-neoverse-v2.txt", "arm", "Arm Neoverse-V2", 0x41, 0xd4f, 4},
+        CannedCpu{"ampereone.txt", "arm", "Ampere AmpereOne", 0xc0, 0xac3, 4},
+        CannedCpu{"rk3588-cortex-a55-a76.txt", "arm", "Arm Cortex-A55 x4 + Arm Cortex-A76 x4", 0x41, 0xd05, 8},
+        CannedCpu{"apple-m1-asahi.txt", "arm", "Apple M1 Icestorm x4 + Apple M1 Firestorm x4", 0x61, 0x022, 8},
+        CannedCpu{"raspberry-pi4-armv7-kernel.txt", "arm", "Arm Cortex-A72", 0x41, 0xd08, 1},
+        CannedCpu{"x86-epyc-guest.txt", "x86", "AMD EPYC 7B13", 0, 0, 0}),
     [](const auto& info) {
       std::string name = info.param.file;
       for (char& ch : name)
@@ -92,16 +93,20 @@ TEST(Virtualization, HypervisorsSeenWithoutCpuid) {
   const CpuIdentity arm = parse_cpuinfo(canned("graviton2-neoverse-n1.txt"));
   EXPECT_EQ(detect_hypervisor(files({}), arm), std::nullopt);
   EXPECT_EQ(detect_hypervisor(files({{"/sys/class/dmi/id/sys_vendor", "Amazon EC2"},
-                                     {"/sys/class/dmi/id/product_name", "c6g.large"}}), arm),
+                                     {"/sys/class/dmi/id/product_name", "c6g.large"}}),
+                              arm),
             "Amazon EC2");
   EXPECT_EQ(detect_hypervisor(files({{"/sys/class/dmi/id/sys_vendor", "Amazon EC2"},
-                                     {"/sys/class/dmi/id/product_name", "c6g.metal"}}), arm),
+                                     {"/sys/class/dmi/id/product_name", "c6g.metal"}}),
+                              arm),
             std::nullopt);
   EXPECT_EQ(detect_hypervisor(files({{"/sys/class/dmi/id/sys_vendor", "QEMU"}}), arm), "QEMU");
-  EXPECT_EQ(detect_hypervisor(files({{"/proc/device-tree/hypervisor/compatible", std::string("xen,xen\0xen,xen-4.17", 20)}}), arm),
+  EXPECT_EQ(detect_hypervisor(
+                files({{"/proc/device-tree/hypervisor/compatible", std::string("xen,xen\0xen,xen-4.17", 20)}}), arm),
             "xen,xen");
   EXPECT_EQ(detect_hypervisor(files({{"/sys/class/dmi/id/sys_vendor", "Microsoft Corporation"},
-                                     {"/sys/class/dmi/id/product_name", "Virtual Machine"}}), arm),
+                                     {"/sys/class/dmi/id/product_name", "Virtual Machine"}}),
+                              arm),
             "Hyper-V");
   const CpuIdentity x86 = parse_cpuinfo(canned("x86-epyc-guest.txt"));
   EXPECT_TRUE(x86.hypervisor_flag);

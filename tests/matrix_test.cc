@@ -10,9 +10,12 @@ namespace {
 const std::vector<std::string> kBuilt{"system", "mimalloc", "jemalloc"};
 
 std::string matrix_text(const std::string& override_field = "", const std::string& value = "") {
-  nlohmann::json j = {{"backends", {"system", "mimalloc"}}, {"policies", {"exact", "padded"}},
-                      {"workloads", {"allocate", "grow"}},  {"sizes", {64, 4096}},
-                      {"alignments", {256, 4096}},          {"live", {1, 64}},
+  nlohmann::json j = {{"backends", {"system", "mimalloc"}},
+                      {"policies", {"exact", "padded"}},
+                      {"workloads", {"allocate", "grow"}},
+                      {"sizes", {64, 4096}},
+                      {"alignments", {256, 4096}},
+                      {"live", {1, 64}},
                       {"protocol", {{"samples", 5}, {"processes", 2}, {"min_batch_ms", 1}}}};
   if (!override_field.empty()) j[override_field] = nlohmann::json::parse(value);
   return j.dump(2);
@@ -47,7 +50,8 @@ TEST(Matrix, ParsesAxesAndProtocol) {
 TEST(Matrix, AcceptsTheObjectFormOfAlignment) {
   testing::TempDir dir;
   const Matrix m = load_matrix(
-      dir.write("m.json", matrix_text("alignments", R"([{"requested": 1, "preferred": 64}, {"requested": 32, "preferred": 16}])")),
+      dir.write("m.json", matrix_text("alignments",
+                                      R"([{"requested": 1, "preferred": 64}, {"requested": 32, "preferred": 16}])")),
       kBuilt);
   EXPECT_EQ(m.alignments, (std::vector<Alignment>{{1, 64}, {32, 16}}));
   EXPECT_EQ(m.alignments[1].effective(), 32u);
@@ -59,7 +63,8 @@ struct BadCase {
 
 TEST(Matrix, RejectsBadValuesNamingTheFieldAndWhatIsAllowed) {
   const std::vector<BadCase> cases{
-      {"backends", R"(["hoard"])", "unknown backend 'hoard' (allowed: system, mimalloc, jemalloc, tcmalloc, arena, linked)"},
+      {"backends", R"(["hoard"])",
+       "unknown backend 'hoard' (allowed: system, mimalloc, jemalloc, tcmalloc, arena, linked)"},
       {"backends", R"(["tcmalloc"])", "backend 'tcmalloc' was not built"},
       {"policies", R"(["lazy"])", "field 'policies[0]': unknown policy 'lazy' (allowed: exact, padded)"},
       {"workloads", R"(["allocate", "shrink"])", "field 'workloads[1]': unknown workload 'shrink'"},
@@ -130,7 +135,9 @@ TEST(Matrix, BackendsTheCommandLineReplacesNeedOnlyBeKnown) {
   EXPECT_EQ(m.backends.size(), 3u);
   testing::TempDir dir;
   EXPECT_THROW(load_matrix(dir.write("bad.json", R"({"backends": ["nosuch"], "policies": ["exact"],
-    "workloads": ["allocate"], "sizes": [64], "alignments": [1], "live": [1]})"), {"system"}, true), UsageError);
+    "workloads": ["allocate"], "sizes": [64], "alignments": [1], "live": [1]})"),
+                           {"system"}, true),
+               UsageError);
 }
 
 TEST(Matrix, AlignmentTextForms) {

@@ -50,11 +50,14 @@ TEST(Orchestrator, RunsEveryJobInPlanOrderAndAggregatesMedianOfMedians) {
   launcher.ns_of = [&](const std::string&, int) { return 10.0 * (1 + (launches - 1) / 2); };
   int updates = 0;
   OrchestratorHooks hooks = hooks_counting(updates);
-  hooks.worker_path = [&](const Variant& v, WorkerMode) { ++launches; return v.backend; };
+  hooks.worker_path = [&](const Variant& v, WorkerMode) {
+    ++launches;
+    return v.backend;
+  };
   run_plan(results, launcher, hooks);
 
-  EXPECT_EQ(launcher.launched, (std::vector<std::string>{"system", "mimalloc", "mimalloc", "system",
-                                                         "system", "mimalloc"}));
+  EXPECT_EQ(launcher.launched,
+            (std::vector<std::string>{"system", "mimalloc", "mimalloc", "system", "system", "mimalloc"}));
   for (const CellRecord& cell : results.cells) {
     const CellSummary s = summarize(cell, 3);
     EXPECT_EQ(s.status, CellStatus::ok);
@@ -84,7 +87,7 @@ TEST(Orchestrator, ACrashFailsOnlyTheCellItWasRunningAndAFreshWorkerRunsTheRest)
   ASSERT_EQ(continuation.cells.size(), 2u);
   EXPECT_EQ(continuation.cells[0].id, first_order[2]);  // in the crashed worker's order,
   EXPECT_EQ(continuation.cells[1].id, first_order[3]);
-  EXPECT_EQ(continuation.order, CellOrder::matrix);     // not reshuffled
+  EXPECT_EQ(continuation.order, CellOrder::matrix);  // not reshuffled
   EXPECT_EQ(continuation.seed, launcher.requests[1].seed);
   EXPECT_EQ(results.workers[2].job.round, results.workers[1].job.round);
   for (const CellRecord& cell : results.cells) {
@@ -166,9 +169,10 @@ TEST(Orchestrator, AHungWorkerIsGivenSecondsFromItsCellsExpectedTime) {
   run_plan(results, launcher, hooks);
   EXPECT_EQ(launcher.first, 30);
   ASSERT_GE(launcher.allowances.size(), 2u);
-  EXPECT_DOUBLE_EQ(launcher.allowances[0], 5 + 10 * 4 * 0.025);  // warm-up: about 4 batches, x10
+  EXPECT_DOUBLE_EQ(launcher.allowances[0], 5 + 10 * 4 * 0.025);   // warm-up: about 4 batches, x10
   EXPECT_DOUBLE_EQ(launcher.allowances[1], 5 + 10 * 11 * 0.030);  // the samples, x10
-  const std::string& failure = results.cells[static_cast<std::size_t>(results.workers[0].hello->order[0])].failures.at(0);
+  const std::string& failure =
+      results.cells[static_cast<std::size_t>(results.workers[0].hello->order[0])].failures.at(0);
   EXPECT_NE(failure.find("hung: no report within 8.3 s, killed while running this cell"), std::string::npos) << failure;
 }
 
@@ -235,8 +239,7 @@ TEST(Orchestrator, CountsComeFromCountingWorkersAndAreCheckedAgainstTheGrowthRul
   doubled.requests_per_buffer = 2;
   run_plan(again, doubled, hooks);
   for (const CellRecord& cell : again.cells)
-    EXPECT_EQ(summarize(cell, 1).count_check,
-              "mismatch: 2..2 requests per buffer, the workload must make 1..1");
+    EXPECT_EQ(summarize(cell, 1).count_check, "mismatch: 2..2 requests per buffer, the workload must make 1..1");
   EXPECT_NE(results_to_table(again).find("COUNTS mismatch"), std::string::npos);
 }
 

@@ -19,9 +19,9 @@
 namespace abench {
 namespace {
 
+using testing::CliResult;
 using testing::read_file;
 using testing::run_cli;
-using testing::CliResult;
 
 TEST(PacedWorker, WaitsForItsWordBeforeWarmingUpAndBeforeEachSample) {
   WorkerRequest request;
@@ -113,8 +113,8 @@ TEST(PacedWorker, APacedRequestWithoutAChannelIsRefused) {
   request.paced = true;
   std::string fatal;
   ProcessLauncher launcher;
-  const LaunchOutcome outcome =
-      launcher.run({testing::built::kWorkerSystem, {}, {}, nlohmann::json(request).dump() + "\n", 30}, [&](std::string_view line) {
+  const LaunchOutcome outcome = launcher.run(
+      {testing::built::kWorkerSystem, {}, {}, nlohmann::json(request).dump() + "\n", 30}, [&](std::string_view line) {
         const auto message = nlohmann::json::parse(line);
         if (message.at("type") == "fatal") fatal = message.at("error").get<std::string>();
         return 0.0;
@@ -124,9 +124,30 @@ TEST(PacedWorker, APacedRequestWithoutAChannelIsRefused) {
 }
 
 std::vector<std::string> paced_tiny_compare(const std::filesystem::path& out) {
-  return {"compare", "--baseline", "backend=system,label=A", "--candidate", "backend=system,label=B",
-          "--matrix", "quick", "--workload", "allocate", "--size", "64,4096", "--align", "64", "--live", "1",
-          "--samples", "3", "--min-batch-ms", "1", "--processes", "2", "--no-counts", "--out", out.string()};
+  return {"compare",
+          "--baseline",
+          "backend=system,label=A",
+          "--candidate",
+          "backend=system,label=B",
+          "--matrix",
+          "quick",
+          "--workload",
+          "allocate",
+          "--size",
+          "64,4096",
+          "--align",
+          "64",
+          "--live",
+          "1",
+          "--samples",
+          "3",
+          "--min-batch-ms",
+          "1",
+          "--processes",
+          "2",
+          "--no-counts",
+          "--out",
+          out.string()};
 }
 
 TEST(PacedCompare, IsTheDefaultAndRecordedAndMeasuresBothSidesOfEveryCell) {
@@ -147,7 +168,8 @@ TEST(PacedCompare, IsTheDefaultAndRecordedAndMeasuresBothSidesOfEveryCell) {
   std::vector<std::string> args = paced_tiny_compare(dir.path() / "cell");
   args.insert(args.end(), {"--interleave", "cell"});
   ASSERT_EQ(run_cli(args).exit_code, 0);
-  EXPECT_FALSE(nlohmann::json::parse(read_file(dir.path() / "cell" / "results.json"))["protocol"]["interleave_batches"].get<bool>());
+  EXPECT_FALSE(nlohmann::json::parse(read_file(dir.path() / "cell" / "results.json"))["protocol"]["interleave_batches"]
+                   .get<bool>());
 }
 
 }  // namespace

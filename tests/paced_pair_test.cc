@@ -45,10 +45,10 @@ class FakePacedLauncher : public WorkerLauncher {
   int hellos = 0;
   // Round 1's workers wait (up to 5 s) before their last sample until this many hellos came.
   int hellos_before_round_1_ends = 0;
-  std::vector<std::string> started;  // "<start_cpus> <pin_when_told> <cpu>" a worker
-  std::vector<std::string> log;                  // "<policy>:<sample>" as each is taken
+  std::vector<std::string> started;                // "<start_cpus> <pin_when_told> <cpu>" a worker
+  std::vector<std::string> log;                    // "<policy>:<sample>" as each is taken
   std::map<std::string, std::string> warmup_word;  // "<policy> round <r>" -> the word it got
-  std::map<std::string, int> crash_at_sample;     // policy -> the sample it dies in (round 1)
+  std::map<std::string, int> crash_at_sample;      // policy -> the sample it dies in (round 1)
   int unpaced = 0;
 
   LaunchOutcome run(const LaunchRequest& request, const ProtocolLineHandler& on_line) override {
@@ -107,8 +107,10 @@ class FakePacedLauncher : public WorkerLauncher {
       }
       on_line(fmt::format(R"({{"type":"sampled","id":{}}})", cell.id));
     }
-    CellReport report{cell.id, true, "", iterations, cell.live, 1, true, {},
-                      std::vector<double>(static_cast<std::size_t>(req.sampler.samples), 10.0), {}, {}};
+    CellReport report{cell.id,    true,      "",
+                      iterations, cell.live, 1,
+                      true,       {},        std::vector<double>(static_cast<std::size_t>(req.sampler.samples), 10.0),
+                      {},         {}};
     on_line(nlohmann::json(report).dump());
     on_line(R"({"type":"done"})");
     {
@@ -205,7 +207,7 @@ TEST(BatchPacer, AHeldPairIsToldNothingUntilLetGoAndASideGoneMeanwhileLeavesTheO
   {
     BatchPacer pacer(3);
     pacer.on_line(1, hello);
-    pacer.on_gone(0);  // never got going
+    pacer.on_gone(0);                            // never got going
     EXPECT_FALSE(pending(pacer.worker_end(1)));  // not before the CPU is the pair's
     pacer.let_go(0);
     EXPECT_EQ(read_word(pacer.worker_end(1)), "");  // end of channel: it runs alone

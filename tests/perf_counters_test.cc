@@ -90,7 +90,8 @@ TEST(PerfEvents, ServersArmv9AndEverythingElseAreAskedAsTheKernelKnowsThem) {
                           {"apple_firestorm_pmu", {{"type", "9"}, {"cpus", "4-7"}}}});
   for (const PerfEventPlan& plan :
        {perf_events_for(Measure::perf, 5, "aarch64", m1), perf_events_for(Measure::perf, 64, "aarch64", graviton),
-        perf_events_for(Measure::perf, 0, "x86_64", graviton), perf_events_for(Measure::perf, -1, "aarch64", graviton)}) {
+        perf_events_for(Measure::perf, 0, "x86_64", graviton),
+        perf_events_for(Measure::perf, -1, "aarch64", graviton)}) {
     EXPECT_EQ(plan.events[0].type, static_cast<std::uint32_t>(PERF_TYPE_HARDWARE));
     EXPECT_EQ(plan.events[1].config, static_cast<std::uint64_t>(PERF_COUNT_HW_INSTRUCTIONS));
     EXPECT_EQ(plan.source, "generic hardware events (PERF_TYPE_HARDWARE)");

@@ -32,16 +32,15 @@ TEST(Plan, ExpandsEveryCellOfEveryVariant) {
 
 TEST(Plan, TwoVariantsAlternateFromRoundToRound) {
   const Plan plan = make_plan(small_matrix({"system", "mimalloc"}, 4), 1);
-  EXPECT_EQ(launch_order(plan), (std::vector<std::string>{"system", "mimalloc", "mimalloc", "system",
-                                                          "system", "mimalloc", "mimalloc", "system"}));
+  EXPECT_EQ(launch_order(plan), (std::vector<std::string>{"system", "mimalloc", "mimalloc", "system", "system",
+                                                          "mimalloc", "mimalloc", "system"}));
   for (const Job& job : plan.jobs) EXPECT_EQ(job.cell_ids.size(), 4u);  // all cells of the variant
 }
 
 TEST(Plan, ThreeVariantsRotateSoEachLeadsOnce) {
   const Plan plan = make_plan(small_matrix({"system", "mimalloc", "jemalloc"}, 3), 1);
-  EXPECT_EQ(launch_order(plan),
-            (std::vector<std::string>{"system", "mimalloc", "jemalloc", "mimalloc", "jemalloc", "system",
-                                      "jemalloc", "system", "mimalloc"}));
+  EXPECT_EQ(launch_order(plan), (std::vector<std::string>{"system", "mimalloc", "jemalloc", "mimalloc", "jemalloc",
+                                                          "system", "jemalloc", "system", "mimalloc"}));
   for (std::size_t i = 0; i < plan.jobs.size(); ++i) EXPECT_EQ(plan.jobs[i].round, static_cast<int>(i / 3));
 }
 
@@ -140,7 +139,7 @@ TEST(Plan, ACompareContextPlanAlternatesWhichGoesFirstInEveryJudgedPair) {
   EXPECT_EQ(plan.variants[1].label(), "b");
   EXPECT_EQ(plan.variants[2].label(), "system/exact (fresh)");
   EXPECT_EQ(plan.variants[3].label(), "b (fresh)");
-  EXPECT_EQ(plan.partner[0], 4);  // the compare's pair, as make_compare_plan pairs it
+  EXPECT_EQ(plan.partner[0], 4);                       // the compare's pair, as make_compare_plan pairs it
   std::map<int, std::vector<std::size_t>> first_seen;  // round -> variants in the order they first run
   for (const Job& job : plan.jobs) {
     EXPECT_EQ(job.cell_ids.size(), job.variant < 2 ? 4u : 1u) << "variant " << job.variant;

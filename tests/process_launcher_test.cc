@@ -20,8 +20,8 @@
 namespace abench {
 namespace {
 
-LaunchOutcome run_sh(const std::string& script, std::vector<std::string>* lines = nullptr,
-                     std::string stdin_text = "", double timeout_s = 30) {
+LaunchOutcome run_sh(const std::string& script, std::vector<std::string>* lines = nullptr, std::string stdin_text = "",
+                     double timeout_s = 30) {
   ProcessLauncher launcher;
   return launcher.run({"/bin/sh", {"-c", script}, {{"ABENCH_TEST_VAR", "42"}}, std::move(stdin_text), timeout_s},
                       [&](std::string_view line) {
@@ -121,11 +121,11 @@ TEST(ProcessLauncher, EachProtocolLineSetsTheAllowanceForTheNext) {
   int lines = 0;
   // 0.2 s between lines with a first allowance of 5 s: the second line must come within
   // the 0.1 s the first one's handler allows.
-  const LaunchOutcome o = launcher.run({"/bin/sh", {"-c", "echo a >&3; sleep 1; echo b >&3"}, {}, "", 5},
-                                       [&](std::string_view) {
-                                         ++lines;
-                                         return 0.1;
-                                       });
+  const LaunchOutcome o =
+      launcher.run({"/bin/sh", {"-c", "echo a >&3; sleep 1; echo b >&3"}, {}, "", 5}, [&](std::string_view) {
+        ++lines;
+        return 0.1;
+      });
   EXPECT_TRUE(o.timed_out);
   EXPECT_EQ(lines, 1);
 }
@@ -164,7 +164,8 @@ TEST(ProcessLauncher, AnInterruptStopsTheWorkerAndSaysSo) {
     kill(getpid(), SIGINT);
   });
   install_interrupt_handlers();
-  const LaunchOutcome o = launcher.run({"/bin/sh", {"-c", "sleep 30"}, {}, "", 60}, [](std::string_view) { return 0.0; });
+  const LaunchOutcome o =
+      launcher.run({"/bin/sh", {"-c", "sleep 30"}, {}, "", 60}, [](std::string_view) { return 0.0; });
   interrupter.join();
   EXPECT_EQ(o.interrupted_by, SIGINT);
   EXPECT_EQ(o.signal, 9);
@@ -181,7 +182,8 @@ TEST(ProcessLauncher, SurvivesAChildThatExitsWithoutReadingStdin) {
 
 TEST(ProcessLauncher, MissingExecutableIsReportedNotThrown) {
   ProcessLauncher launcher;
-  const LaunchOutcome o = launcher.run({"/nonexistent/abench-worker-x", {}, {}, "", 5}, [](std::string_view) { return 0.0; });
+  const LaunchOutcome o =
+      launcher.run({"/nonexistent/abench-worker-x", {}, {}, "", 5}, [](std::string_view) { return 0.0; });
   EXPECT_FALSE(o.started);
   EXPECT_NE(describe(o).find("No such file or directory"), std::string::npos) << describe(o);
 }

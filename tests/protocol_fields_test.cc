@@ -35,9 +35,8 @@ nlohmann::json outside(const ProtocolField& f) {
 }
 
 std::string matrix_with_protocol(const nlohmann::json& protocol) {
-  return nlohmann::json{{"backends", {"system"}}, {"policies", {"exact"}}, {"workloads", {"allocate"}},
-                        {"sizes", {64}},          {"alignments", {16}},    {"live", {1}},
-                        {"protocol", protocol}}
+  return nlohmann::json{{"backends", {"system"}}, {"policies", {"exact"}}, {"workloads", {"allocate"}}, {"sizes", {64}},
+                        {"alignments", {16}},     {"live", {1}},           {"protocol", protocol}}
       .dump();
 }
 
@@ -114,9 +113,7 @@ TEST(ProtocolFields, AFileFromBeforeAFieldExistedReadsAsItWasMeasured) {
       continue;
     }
     const RunResults read = results_from_json(older, "results.json");
-    EXPECT_EQ(protocol_field_value(f, read.protocol).dump(),
-              value_before_recorded(f).dump())
-        << f.key;
+    EXPECT_EQ(protocol_field_value(f, read.protocol).dump(), value_before_recorded(f).dump()) << f.key;
   }
 }
 

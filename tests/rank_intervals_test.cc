@@ -26,8 +26,10 @@ double brute_rank_sum_cdf(int m, int n, long u) {
   do {
     long pairs = 0, afters_below = 0;  // U: pairs (before, after) with the after below the before
     for (int v : is_before) {
-      if (v) pairs += afters_below;
-      else ++afters_below;
+      if (v)
+        pairs += afters_below;
+      else
+        ++afters_below;
     }
     hits += pairs <= u;
     ++total;
@@ -60,8 +62,8 @@ TEST(RankIntervals, TheNormalApproximationTakesOverSmoothly) {
 }
 
 TEST(RankIntervals, FewestReplicatesForAConfidence) {
-  EXPECT_EQ(min_rounds_for(0.95), 6);   // 1 - 2/64 = 96.9%; 5 rounds reach 93.75% at most
-  EXPECT_EQ(min_rounds_for(0.99), 8);   // 1 - 2/256
+  EXPECT_EQ(min_rounds_for(0.95), 6);  // 1 - 2/64 = 96.9%; 5 rounds reach 93.75% at most
+  EXPECT_EQ(min_rounds_for(0.99), 8);  // 1 - 2/256
   EXPECT_EQ(min_rounds_for(0.90), 5);
   EXPECT_EQ(min_processes_for(0.95), 4);  // 1 - 2/70 = 97.1%; 3 a side reach 90% at most
 }

@@ -65,10 +65,29 @@ class ReportEndToEnd : public ::testing::Test {
   // A compare whose labels need escaping, over two workloads, with counts: every kind of figure.
   static void SetUpTestSuite() {
     dir_ = new testing::TempDir;
-    const auto r = run_cli({"compare", "--baseline", "backend=system,label=A<&>", "--candidate",
-                            "backend=system,policy=padded,label=B", "--matrix", "quick", "--workload", "allocate,grow",
-                            "--size", "64,4096", "--align", "256", "--live", "1", "--samples", "3", "--processes", "6",
-                            "--min-batch-ms", "0.2", "--out", out().string()});
+    const auto r = run_cli({"compare",
+                            "--baseline",
+                            "backend=system,label=A<&>",
+                            "--candidate",
+                            "backend=system,policy=padded,label=B",
+                            "--matrix",
+                            "quick",
+                            "--workload",
+                            "allocate,grow",
+                            "--size",
+                            "64,4096",
+                            "--align",
+                            "256",
+                            "--live",
+                            "1",
+                            "--samples",
+                            "3",
+                            "--processes",
+                            "6",
+                            "--min-batch-ms",
+                            "0.2",
+                            "--out",
+                            out().string()});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     ASSERT_NE(r.out.find("report: " + (out() / "report.html").string()), std::string::npos) << r.out;
   }
@@ -134,8 +153,8 @@ TEST_F(ReportEndToEnd, TheBrowserSeesEveryFigureAndEveryLabel) {
   // Every row of compare.json is in the table, with its verdict.
   const auto rows = file("compare.json")["rows"];
   std::regex row_pattern("<tr><td>A&lt;&amp;&gt; -&gt; B</td>");
-  EXPECT_EQ(static_cast<std::size_t>(std::distance(
-                std::sregex_iterator(dom.out.begin(), dom.out.end(), row_pattern), std::sregex_iterator())),
+  EXPECT_EQ(static_cast<std::size_t>(std::distance(std::sregex_iterator(dom.out.begin(), dom.out.end(), row_pattern),
+                                                   std::sregex_iterator())),
             rows.size());
 }
 
@@ -151,24 +170,26 @@ TEST_F(ReportEndToEnd, TheScreenshotShowsEachVariantAndEachVerdictInItsColour) {
   const auto variants = file("results.json")["variants"];
   ASSERT_EQ(variants.size(), 2u);
   for (std::size_t v = 0; v < variants.size(); ++v) EXPECT_GT(pixels_of(page, variant_colour(v)), 50) << v;
-  for (const std::string& verdict : drawn_verdicts()) EXPECT_GT(pixels_of(page, verdict_colour(verdict)), 10) << verdict;
+  for (const std::string& verdict : drawn_verdicts())
+    EXPECT_GT(pixels_of(page, verdict_colour(verdict)), 10) << verdict;
   // A colour that nothing in this report draws is absent: the count above means something.
   EXPECT_EQ(pixels_of(page, variant_colour(4)), 0);
 }
 
 TEST(Report, DrawsAGateFromFilesWithoutResults) {
   testing::TempDir dir;
-  const std::vector<std::string> tiny{"--matrix", "quick", "--backend", "system", "--workload", "allocate", "--size",
-                                      "64", "--align", "64", "--live", "1", "--samples", "3", "--processes", "2",
-                                      "--min-batch-ms", "0.2", "--no-counts", "--no-report"};
+  const std::vector<std::string> tiny{
+      "--matrix",       "quick", "--backend",   "system",     "--workload", "allocate", "--size",      "64",
+      "--align",        "64",    "--live",      "1",          "--samples",  "3",        "--processes", "2",
+      "--min-batch-ms", "0.2",   "--no-counts", "--no-report"};
   std::vector<std::string> run{"run"};
   run.insert(run.end(), tiny.begin(), tiny.end());
   run.insert(run.end(), {"--out", (dir.path() / "base").string()});
   ASSERT_EQ(run_cli(run).exit_code, 0);
   EXPECT_FALSE(std::filesystem::exists(dir.path() / "base" / "report.html"));  // --no-report
   const auto base = (dir.path() / "base").string();
-  const auto g = run_cli({"gate", "--baseline", base, "--candidate", base, "--no-report", "--out",
-                          (dir.path() / "gate").string()});
+  const auto g = run_cli(
+      {"gate", "--baseline", base, "--candidate", base, "--no-report", "--out", (dir.path() / "gate").string()});
   EXPECT_FALSE(std::filesystem::exists(dir.path() / "gate" / "report.html"));
   const auto r = run_cli({"report", (dir.path() / "gate").string()});
   ASSERT_EQ(r.exit_code, 0) << r.err;

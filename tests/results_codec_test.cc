@@ -117,7 +117,8 @@ TEST(ResultsCodec, ReadsFilesFromBeforeItsLaterFields) {
   for (auto& v : j["variants"])
     for (const char* key : {"plugin", "preload", "exe", "env"}) v.erase(key);
   for (auto& c : j["cells"])
-    for (const char* key : {"side", "refusal", "counts_unavailable", "finished_rounds", "counting_finished"}) c.erase(key);
+    for (const char* key : {"side", "refusal", "counts_unavailable", "finished_rounds", "counting_finished"})
+      c.erase(key);
   const RunResults r = results_from_json(j, "old.json");
   EXPECT_TRUE(r.plan.partner.empty());  // without sides, a run's cells
   ASSERT_EQ(r.cells.size(), 8u);
@@ -134,26 +135,37 @@ TEST(ResultsCodec, RefusesWhatAFileMustNotSayNamingTheField) {
   const std::vector<Case> cases{
       {[](auto& j) { j["cells"][1]["id"] = 7; }, "field 'cells[1].id' is 7, but the cell is cells[1]"},
       {[](auto& j) { j["cells"][0]["variant"] = "nobody"; }, "field 'cells[0].variant' is 'nobody', not the label"},
-      {[](auto& j) { j["cells"][0]["backend"] = "jemalloc"; }, "field 'cells[0].backend' is 'jemalloc' but its variant's"},
+      {[](auto& j) { j["cells"][0]["backend"] = "jemalloc"; },
+       "field 'cells[0].backend' is 'jemalloc' but its variant's"},
       {[](auto& j) { j["cells"][0]["workload"] = "shrink"; }, "field 'cells[0].workload'"},
-      {[](auto& j) { j["cells"][0]["processes"][0]["round"] = 7; }, "field 'cells[0].processes[0].round' is 7 (allowed: 1 to 6)"},
+      {[](auto& j) { j["cells"][0]["processes"][0]["round"] = 7; },
+       "field 'cells[0].processes[0].round' is 7 (allowed: 1 to 6)"},
       {[](auto& j) { j["cells"][0]["processes"][0]["samples_ns_per_op"][1] = -1; },
        "field 'cells[0].processes[0].samples_ns_per_op[1]' must be a finite number, not negative"},
-      {[](auto& j) { j["cells"][0]["processes"][0]["sample_iterations"] = {1, 2}; },
+      {[](auto& j) {
+         j["cells"][0]["processes"][0]["sample_iterations"] = {1, 2};
+       },
        "field 'cells[0].processes[0].sample_iterations' has 2 counts for 3 samples"},
       {[](auto& j) { j["cells"][0]["status"] = "failed"; }, "field 'cells[0].status' is 'failed' but"},
       {[](auto& j) { j["cells"][0]["side"] = "candidate"; }, "field 'cells[0].side' is 'candidate'"},
       {[](auto& j) { j["cells"][0]["finished_rounds"] = {0}; }, "field 'cells[0].finished_rounds[0]' is 0"},
       {[](auto& j) { j["variants"][1]["label"] = "old"; }, "field 'variants[1].label' names two variants"},
       {[](auto& j) { j["interrupted_by"] = "NOPE"; }, "field 'interrupted_by' is 'NOPE'"},
-      {[](auto& j) { j["protocol"]["samples"] = 0; }, "field 'protocol.samples' is 0 (allowed: a whole number from 1 to 10000)"},
+      {[](auto& j) { j["protocol"]["samples"] = 0; },
+       "field 'protocol.samples' is 0 (allowed: a whole number from 1 to 10000)"},
       {[](auto& j) { j["cells"][0].erase("processes"); }, "field 'cells[0].processes' is missing"},
-      {[](auto& j) { j["conditions"]["allowed_cpus"] = {0, "one"}; }, "field 'conditions.allowed_cpus[1]' must be a whole number"},
+      {[](auto& j) {
+         j["conditions"]["allowed_cpus"] = {0, "one"};
+       },
+       "field 'conditions.allowed_cpus[1]' must be a whole number"},
       {[](auto& j) { j["conditions"]["counting_cpu"] = -1; }, "field 'conditions.counting_cpu' is -1"},
       {[](auto& j) { j["conditions"]["warnings"] = "none"; }, "field 'conditions.warnings'"},
       {[](auto& j) { j["conditions"]["architecture"] = 64; }, "field 'conditions.architecture' must be a string"},
       {[](auto& j) { j["conditions"]["resumed"] = "once"; }, "field 'conditions.resumed' must be a list"},
-      {[](auto& j) { j["cells"].erase(j["cells"].begin() + 4); for (std::size_t i = 0; i < j["cells"].size(); ++i) j["cells"][i]["id"] = i; },
+      {[](auto& j) {
+         j["cells"].erase(j["cells"].begin() + 4);
+         for (std::size_t i = 0; i < j["cells"].size(); ++i) j["cells"][i]["id"] = i;
+       },
        "has no partner on the other side"},
   };
   for (const Case& c : cases) {
@@ -178,7 +190,8 @@ TEST(CompareFileCodec, RefusesWhatAFileMustNotSayNamingTheField) {
   };
   const std::vector<Case> cases{
       {[](auto& j) { j["rows"][0]["verdict"] = "faster"; },
-       "field 'rows[0].verdict' is 'faster', but its change +9.89% and interval [+9.89%, +10.44%] at minimum effect 1% and "
+       "field 'rows[0].verdict' is 'faster', but its change +9.89% and interval [+9.89%, +10.44%] at minimum effect 1% "
+       "and "
        "margin ±3% make it 'slower'"},
       {[](auto& j) { j["rows"][0]["verdict"] = "same"; }, "make it 'slower'"},
       {[](auto& j) { j["rows"][0]["verdict"] = "~"; }, "(allowed: slower, faster, same, unclear"},
@@ -187,8 +200,12 @@ TEST(CompareFileCodec, RefusesWhatAFileMustNotSayNamingTheField) {
       {[](auto& j) { j["same"] = 99; }, "but the rows make it"},
       {[](auto& j) { j["method"]["min_effect"] = 0.5; }, "field 'rows[0].verdict' is 'slower', but"},
       {[](auto& j) { j["rows"][0]["coverage"] = 0.5; }, "covers 0.5, less than the file's confidence 0.95"},
-      {[](auto& j) { j["rows"][0]["verdict"] = "pass"; }, "(allowed: slower, faster, same, unclear, undecided, failed)"},
-      {[](auto& j) { j["rows"][0]["interval"] = {0.2, 0.3}; }, "field 'rows[0].interval' must hold the change"},
+      {[](auto& j) { j["rows"][0]["verdict"] = "pass"; },
+       "(allowed: slower, faster, same, unclear, undecided, failed)"},
+      {[](auto& j) {
+         j["rows"][0]["interval"] = {0.2, 0.3};
+       },
+       "field 'rows[0].interval' must hold the change"},
       {[](auto& j) { j["rows"][0]["change"] = "big"; }, "field 'rows[0].change' must be a finite number"},
       {[](auto& j) { j["calls"] = 0; }, "field 'calls' is 0, but the rows make it"},
       {[](auto& j) { j["method"]["confidence"] = 0; }, "field 'method.confidence' must lie between 0.5 and 1"},

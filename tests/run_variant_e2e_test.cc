@@ -18,18 +18,39 @@
 namespace abench {
 namespace {
 
+using testing::CliResult;
 using testing::read_csv;
 using testing::read_file;
-using testing::CliResult;
 using testing::run_cli;
 
 TEST(RunVariantEndToEnd, APreloadAndAnotherBuildAreMeasuredWithCountsExportsAndTheReport) {
   testing::TempDir dir;
   const auto out = dir.path() / "r";
-  const CliResult r = run_cli({"run", "--variant", std::string("preload=") + testing::built::kTinyV1 + ",label=tiny-preloaded",
-                               "--variant", std::string("exe=") + testing::built::kTinyWorkerV2, "--matrix", "default", "--workload",
-                               "pair", "--size", "32,4096", "--align", "1", "--live", "1", "--samples", "3",
-                               "--processes", "2", "--min-batch-ms", "1", "--format", "gbench", "--out", out.string()});
+  const CliResult r = run_cli({"run",
+                               "--variant",
+                               std::string("preload=") + testing::built::kTinyV1 + ",label=tiny-preloaded",
+                               "--variant",
+                               std::string("exe=") + testing::built::kTinyWorkerV2,
+                               "--matrix",
+                               "default",
+                               "--workload",
+                               "pair",
+                               "--size",
+                               "32,4096",
+                               "--align",
+                               "1",
+                               "--live",
+                               "1",
+                               "--samples",
+                               "3",
+                               "--processes",
+                               "2",
+                               "--min-batch-ms",
+                               "1",
+                               "--format",
+                               "gbench",
+                               "--out",
+                               out.string()});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   // The table names each variant: two rows of backend "system" would read alike otherwise.
   EXPECT_NE(r.out.find("tiny-preloaded"), std::string::npos) << r.out;
@@ -46,8 +67,7 @@ TEST(RunVariantEndToEnd, APreloadAndAnotherBuildAreMeasuredWithCountsExportsAndT
   // What served malloc is each build's own library, recorded per variant.
   const auto results = nlohmann::json::parse(read_file(out / "results.json"));
   ASSERT_EQ(results["variants"].size(), 2u);
-  for (const auto& v : results["variants"])
-    EXPECT_NE(v.dump().find("libtiny.so"), std::string::npos) << v.dump();
+  for (const auto& v : results["variants"]) EXPECT_NE(v.dump().find("libtiny.so"), std::string::npos) << v.dump();
   const auto gbench = nlohmann::json::parse(read_file(out / "benchmark.json"));
   std::set<std::string> names;
   for (const auto& b : gbench["benchmarks"]) names.insert(b["run_name"]);
@@ -58,19 +78,19 @@ TEST(RunVariantEndToEnd, APreloadAndAnotherBuildAreMeasuredWithCountsExportsAndT
 
 TEST(RunVariantEndToEnd, WhatAStoredBaselineCannotKeepAndABadSpecAreRefusedBeforeAnythingRuns) {
   testing::TempDir dir;
-  const CliResult stored = run_cli({"run", "--variant", std::string("preload=") + testing::built::kTinyV1, "--save-baseline", "x",
-                                    "--matrix", "quick", "--out", (dir.path() / "a").string()});
+  const CliResult stored = run_cli({"run", "--variant", std::string("preload=") + testing::built::kTinyV1,
+                                    "--save-baseline", "x", "--matrix", "quick", "--out", (dir.path() / "a").string()});
   EXPECT_EQ(stored.exit_code, 2);
   EXPECT_NE(stored.err.find("option --save-baseline: variant 'system/exact+preload:libtiny' names a plugin, preload"),
             std::string::npos)
       << stored.err;
-  const CliResult bad = run_cli({"run", "--variant", "preload=/no/such/lib.so", "--matrix", "quick", "--out",
-                                 (dir.path() / "b").string()});
+  const CliResult bad = run_cli(
+      {"run", "--variant", "preload=/no/such/lib.so", "--matrix", "quick", "--out", (dir.path() / "b").string()});
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.err.find("--variant"), std::string::npos) << bad.err;
   EXPECT_NE(bad.err.find("/no/such/lib.so"), std::string::npos) << bad.err;
-  const CliResult field = run_cli({"run", "--variant", "colour=red", "--matrix", "quick", "--out",
-                                   (dir.path() / "c").string()});
+  const CliResult field =
+      run_cli({"run", "--variant", "colour=red", "--matrix", "quick", "--out", (dir.path() / "c").string()});
   EXPECT_EQ(field.exit_code, 2);
   EXPECT_NE(field.err.find("unknown field 'colour=red' (allowed: backend=,"), std::string::npos) << field.err;
   for (const char* d : {"a", "b", "c"}) EXPECT_FALSE(std::filesystem::exists(dir.path() / d / "results.json"));

@@ -149,7 +149,8 @@ TEST(Sampler, WithoutAPartnerEachSampleFollowsTheRateOfTheSamplesBefore) {
   EXPECT_LT(followed.batch_ns.front(), config.min_batch_ns);  // the first: as predicted by the warm-up
   for (std::size_t k = 1; k < followed.batch_ns.size(); ++k)
     EXPECT_NEAR(static_cast<double>(followed.batch_ns[k]), static_cast<double>(config.min_batch_ns),
-                0.002 * static_cast<double>(config.min_batch_ns)) << k;
+                0.002 * static_cast<double>(config.min_batch_ns))
+        << k;
   EXPECT_LT(followed.batch_ns.front(), 0.99 * static_cast<double>(config.min_batch_ns));  // what following repairs
   EXPECT_EQ(followed.iterations, fixed_rate.iterations);  // the recorded count: the warm-up's prediction
 }

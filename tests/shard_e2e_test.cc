@@ -28,10 +28,30 @@ using testing::write_json;
 // A small run: 2 backends x (2 workloads x 2 sizes x 2 live counts = 8 cell positions); `more`
 // adds options or gives those below other values.
 std::vector<std::string> small_run(const std::filesystem::path& out, std::vector<std::string> more = {}) {
-  std::vector<std::string> args{"run", "--matrix", "quick", "--backend", "system,mimalloc", "--workload",
-                                "allocate,grow", "--size", "64,4096", "--align", "256", "--live", "1,16",
-                                "--samples", "3", "--processes", "2", "--min-batch-ms", "0.2", "--seed", "7",
-                                "--no-report", "--out", out.string()};
+  std::vector<std::string> args{"run",
+                                "--matrix",
+                                "quick",
+                                "--backend",
+                                "system,mimalloc",
+                                "--workload",
+                                "allocate,grow",
+                                "--size",
+                                "64,4096",
+                                "--align",
+                                "256",
+                                "--live",
+                                "1,16",
+                                "--samples",
+                                "3",
+                                "--processes",
+                                "2",
+                                "--min-batch-ms",
+                                "0.2",
+                                "--seed",
+                                "7",
+                                "--no-report",
+                                "--out",
+                                out.string()};
   for (std::size_t i = 0; i < more.size(); ++i) {
     const auto given = std::find(args.begin(), args.end(), more[i]);
     if (given != args.end() && i + 1 < more.size() && !more[i + 1].starts_with("--")) {
@@ -54,8 +74,10 @@ nlohmann::json structure_of(const nlohmann::json& cell) {
   nlohmann::json counts = cell["counts"];
   if (counts.is_object())  // the process's own memory figures vary from process to process
     for (const char* varies : {"peak_rss_bytes", "minor_faults", "allocator_resident_bytes"}) counts.erase(varies);
-  return {cell["id"], cell["variant"], cell["workload"], cell["size"], cell["requested_align"], cell["live"],
-          cell["status"], cell["processes"].size(), cell["finished_rounds"], counts, cell["samples"]};
+  return {cell["id"],     cell["variant"],          cell["workload"],
+          cell["size"],   cell["requested_align"],  cell["live"],
+          cell["status"], cell["processes"].size(), cell["finished_rounds"],
+          counts,         cell["samples"]};
 }
 
 TEST(ShardEndToEnd, ARunInThreeShardsMergesIntoTheUnshardedRunsCellsCountsAndProtocol) {
@@ -124,11 +146,34 @@ TEST(ShardEndToEnd, ACompareInTwoShardsMergesItsTablesAndItsGate) {
   std::size_t rows = 0;
   for (int k = 1; k <= 2; ++k) {
     const auto out = dir.path() / ("cmp" + std::to_string(k));
-    const CliResult shard = run_cli({"compare", "--baseline", "backend=system", "--candidate",
-                                     "backend=system,env=ABENCH_SHARD_TEST=1", "--matrix", "quick", "--workload",
-                                     "allocate,append", "--size", "64,4096", "--align", "256", "--live", "1",
-                                     "--samples", "3", "--min-batch-ms", "0.2", "--no-counts", "--seed", "5", "--gate",
-                                     "--no-report", "--shard", std::to_string(k) + "/2", "--out", out.string()});
+    const CliResult shard = run_cli({"compare",
+                                     "--baseline",
+                                     "backend=system",
+                                     "--candidate",
+                                     "backend=system,env=ABENCH_SHARD_TEST=1",
+                                     "--matrix",
+                                     "quick",
+                                     "--workload",
+                                     "allocate,append",
+                                     "--size",
+                                     "64,4096",
+                                     "--align",
+                                     "256",
+                                     "--live",
+                                     "1",
+                                     "--samples",
+                                     "3",
+                                     "--min-batch-ms",
+                                     "0.2",
+                                     "--no-counts",
+                                     "--seed",
+                                     "5",
+                                     "--gate",
+                                     "--no-report",
+                                     "--shard",
+                                     std::to_string(k) + "/2",
+                                     "--out",
+                                     out.string()});
     ASSERT_NE(shard.exit_code, 2) << shard.err;
     rows += testing::read_csv(out / "compare.csv").size();
     merge.push_back(out.string());
@@ -151,7 +196,8 @@ TEST(ShardEndToEnd, ACompareInTwoShardsMergesItsTablesAndItsGate) {
   const auto results = read_json(merged / "results.json");
   std::map<std::string, std::set<int>> shards_of;
   for (const auto& cell : results["cells"])
-    shards_of[cell["workload"].get<std::string>() + std::to_string(cell["size"].get<int>())].insert(cell["shard"].get<int>());
+    shards_of[cell["workload"].get<std::string>() + std::to_string(cell["size"].get<int>())].insert(
+        cell["shard"].get<int>());
   for (const auto& [cell, shards] : shards_of) EXPECT_EQ(shards.size(), 1u) << cell;
   for (const auto& cell : gate["cells"]) {
     if (cell["paired"].is_boolean()) {
@@ -192,8 +238,8 @@ TEST(ShardEndToEnd, AnInterruptedShardResumesAndThenMerges) {
   const auto done = read_json(two / "results.json");
   EXPECT_EQ(done["shard"]["index"], 2);
   for (const auto& cell : done["cells"]) EXPECT_EQ(cell["processes"].size(), 2u);
-  const CliResult joined = run_cli({"merge", one.string(), two.string(), "--out", (dir.path() / "m").string(),
-                                    "--no-report"});
+  const CliResult joined =
+      run_cli({"merge", one.string(), two.string(), "--out", (dir.path() / "m").string(), "--no-report"});
   EXPECT_EQ(joined.exit_code, 0) << joined.err;
 }
 
@@ -213,16 +259,16 @@ TEST(ShardEndToEnd, AGateInTwoShardsJudgesEveryCellOnceMerged) {
     std::vector<std::string> merge{"merge"};
     for (int k = 1; k <= 2; ++k) {
       const auto out = dir.path() / (mode + std::to_string(k));
-      std::vector<std::string> args{"gate", "--baseline", name, "--shard", std::to_string(k) + "/2", "--no-report",
-                                    "--out", out.string()};
+      std::vector<std::string> args{"gate",        "--baseline", name,        "--shard", std::to_string(k) + "/2",
+                                    "--no-report", "--out",      out.string()};
       if (mode == "stored-figures") args.push_back("--stored-figures");
       // Under qemu every interval stays wide, so a paired gate would add rounds up to 24:
       // four rounds judge the same cells, with a sixth of the workers to start there.
       if (emulated && mode == "side-by-side") args.insert(args.end(), {"--until-interval", "5", "--max-rounds", "4"});
       const CliResult r = run_cli(args);
       ASSERT_NE(r.exit_code, 2) << r.err;
-      EXPECT_EQ(read_json(out / "gate.json")["cells"].size(), read_json(out / "results.json")["shard"]["plan_ids"].size() /
-                                                                   (mode == "side-by-side" ? 2 : 1));
+      EXPECT_EQ(read_json(out / "gate.json")["cells"].size(),
+                read_json(out / "results.json")["shard"]["plan_ids"].size() / (mode == "side-by-side" ? 2 : 1));
       merge.push_back(out.string());
     }
     merge.insert(merge.end(), {"--out", (dir.path() / (mode + "-merged")).string(), "--no-report"});
@@ -258,7 +304,8 @@ class MergeRefusal : public ::testing::Test {
   static std::filesystem::path shard(int k) { return dir_->path() / ("s" + std::to_string(k)); }
 
   // A copy of shard k, changed by `edit`.
-  static std::filesystem::path edited(int k, const std::string& name, const std::function<void(nlohmann::json&)>& edit) {
+  static std::filesystem::path edited(int k, const std::string& name,
+                                      const std::function<void(nlohmann::json&)>& edit) {
     const auto copy = dir_->path() / name;
     std::filesystem::remove_all(copy);
     std::filesystem::copy(shard(k), copy, std::filesystem::copy_options::recursive);
@@ -319,10 +366,12 @@ TEST_F(MergeRefusal, ShardsOfDifferentSeedsProtocolsOrMatrices) {
 }
 
 TEST_F(MergeRefusal, ShardsOfDifferentAbenchVersionsOrEntryPointSets) {
-  expect_refused({shard(1).string(), edited(2, "version", [](auto& j) { j["conditions"]["abench_version"] = "0.0.1"; }).string()},
-                 {"field 'conditions.abench_version'", "0.0.1", "different versions of abench"});
-  expect_refused({shard(1).string(), edited(2, "entry", [](auto& j) { j["variants"][1]["entry_set"] = "portable"; }).string()},
-                 {"field 'variants[1].entry_set' is native", "but portable", "entry-point sets"});
+  expect_refused(
+      {shard(1).string(), edited(2, "version", [](auto& j) { j["conditions"]["abench_version"] = "0.0.1"; }).string()},
+      {"field 'conditions.abench_version'", "0.0.1", "different versions of abench"});
+  expect_refused(
+      {shard(1).string(), edited(2, "entry", [](auto& j) { j["variants"][1]["entry_set"] = "portable"; }).string()},
+      {"field 'variants[1].entry_set' is native", "but portable", "entry-point sets"});
 }
 
 TEST_F(MergeRefusal, AnUnfinishedShard) {
@@ -331,7 +380,8 @@ TEST_F(MergeRefusal, AnUnfinishedShard) {
 }
 
 TEST_F(MergeRefusal, ShardsOfTwoMachinesUnlessTold) {
-  const auto other = edited(2, "other-machine", [](auto& j) { j["conditions"]["machine_fingerprint"] = "0123456789abcdef"; });
+  const auto other =
+      edited(2, "other-machine", [](auto& j) { j["conditions"]["machine_fingerprint"] = "0123456789abcdef"; });
   expect_refused({shard(1).string(), other.string()},
                  {"field 'conditions.machine_fingerprint'", "0123456789abcdef", "--across-machines"});
   const auto out = dir_->path() / "across";
@@ -343,7 +393,8 @@ TEST_F(MergeRefusal, ShardsOfTwoMachinesUnlessTold) {
   for (const auto& cell : merged["cells"]) machines.insert(cell["machine_fingerprint"].get<std::string>());
   EXPECT_EQ(machines.size(), 2u);
   bool said = false;
-  for (const auto& w : merged["conditions"]["warnings"]) said |= w.get<std::string>().find("on 2 machines") != std::string::npos;
+  for (const auto& w : merged["conditions"]["warnings"])
+    said |= w.get<std::string>().find("on 2 machines") != std::string::npos;
   EXPECT_TRUE(said) << merged["conditions"]["warnings"].dump();
   EXPECT_NE(read_file(out / "report.html").find("on 2 machines"), std::string::npos);
 }
@@ -373,10 +424,35 @@ TEST(ShardEndToEnd, ACalibrateInTwoShardsStoresTheFloorsOfEveryCellOnceMerged) {
   std::vector<std::string> merge{"merge"};
   for (int k = 1; k <= 2; ++k) {
     const auto out = dir.path() / ("cal" + std::to_string(k));
-    const CliResult r = run_cli({"calibrate", "--save-noise", name, "--runs", "2", "--matrix", "quick", "--backend",
-                                 "system", "--workload", "allocate,append", "--size", "64,4096", "--align", "256",
-                                 "--live", "1", "--samples", "3", "--processes", "2", "--min-batch-ms", "0.2",
-                                 "--no-counts", "--seed", "3", "--shard", std::to_string(k) + "/2", "--out",
+    const CliResult r = run_cli({"calibrate",
+                                 "--save-noise",
+                                 name,
+                                 "--runs",
+                                 "2",
+                                 "--matrix",
+                                 "quick",
+                                 "--backend",
+                                 "system",
+                                 "--workload",
+                                 "allocate,append",
+                                 "--size",
+                                 "64,4096",
+                                 "--align",
+                                 "256",
+                                 "--live",
+                                 "1",
+                                 "--samples",
+                                 "3",
+                                 "--processes",
+                                 "2",
+                                 "--min-batch-ms",
+                                 "0.2",
+                                 "--no-counts",
+                                 "--seed",
+                                 "3",
+                                 "--shard",
+                                 std::to_string(k) + "/2",
+                                 "--out",
                                  out.string()});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(read_json(out / "noise.json")["cells"].size(), 2u);

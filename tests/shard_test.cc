@@ -105,8 +105,10 @@ TEST(Shard, JobsKeepTheirRoundsAndSeedsAndRunOnlyTheShardsCells) {
       EXPECT_EQ(shard.cells[static_cast<std::size_t>(id)].variant, job.variant);
       if (job.mode == WorkerMode::time) measured.insert({id, job.round});
     }
-    if (job.mode == WorkerMode::count) ++counting;
-    else EXPECT_EQ(job.seed, (seeds[{job.round, job.variant}]));
+    if (job.mode == WorkerMode::count)
+      ++counting;
+    else
+      EXPECT_EQ(job.seed, (seeds[{job.round, job.variant}]));
   }
   EXPECT_EQ(counting, shard.cells.size());
   for (std::size_t id = 0; id < shard.cells.size(); ++id) {

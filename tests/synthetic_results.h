@@ -31,7 +31,8 @@ inline RunResults synthetic_compare(int rounds = 6, double ratio = 1.0) {
   r.complete = true;
   lay_out_cells(r);
   for (CellRecord& cell : r.cells) {
-    const double base = static_cast<double>(cell.cell.spec.size) / 8 + 10 * static_cast<double>(cell.cell.spec.workload);
+    const double base =
+        static_cast<double>(cell.cell.spec.size) / 8 + 10 * static_cast<double>(cell.cell.spec.workload);
     const double scale = cell.cell.variant % 2 == 0 ? 1.0 : ratio;
     for (int p = 0; p < rounds; ++p) {
       ProcessMeasurement m;

@@ -5,8 +5,8 @@
 
 namespace abench::testing {
 
-inline Matrix small_matrix(std::vector<std::string> backends, int processes,
-                           std::vector<std::size_t> sizes = {64}, std::vector<std::size_t> lives = {1, 64}) {
+inline Matrix small_matrix(std::vector<std::string> backends, int processes, std::vector<std::size_t> sizes = {64},
+                           std::vector<std::size_t> lives = {1, 64}) {
   Matrix m;
   m.path = "test.json";
   m.backends = std::move(backends);

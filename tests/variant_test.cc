@@ -28,8 +28,8 @@ TEST(VariantSpec, ParsesBuiltInVariantAndLabel) {
 }
 
 TEST(VariantSpec, EnvValuesMayContainCommas) {
-  const VariantSpec s = parse_variant_spec(
-      "backend=jemalloc,env=MALLOC_CONF=dirty_decay_ms:0,muzzy_decay_ms:0,env=X=1", "--candidate", kBuilt);
+  const VariantSpec s = parse_variant_spec("backend=jemalloc,env=MALLOC_CONF=dirty_decay_ms:0,muzzy_decay_ms:0,env=X=1",
+                                           "--candidate", kBuilt);
   ASSERT_EQ(s.fields.env.size(), 2u);
   EXPECT_EQ(s.fields.env[0], (std::pair<std::string, std::string>{"MALLOC_CONF", "dirty_decay_ms:0,muzzy_decay_ms:0"}));
   EXPECT_EQ(s.fields.env[1], (std::pair<std::string, std::string>{"X", "1"}));

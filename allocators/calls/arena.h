@@ -22,14 +22,15 @@ struct ArenaState {
   std::vector<unsigned char*> chunks;  // all chunks ever taken, reused after a reset
   std::size_t current = 0;             // chunk being bumped
   std::uintptr_t next = 0, end = 0;
-  std::vector<unsigned char*> large;   // blocks bigger than a chunk, freed on reset
+  std::vector<unsigned char*> large;  // blocks bigger than a chunk, freed on reset
 };
 
 struct Arena {
   static constexpr std::size_t kChunkBytes = std::size_t{1} << 20;
   static constexpr std::size_t kHeader = 16;  // the block's size, keeping 16-byte alignment
   static constexpr const char* kName = "native";
-  static constexpr const char* kCalls = "bump allocation in 1 MiB chunks from malloc; free is a no-op; reset releases all";
+  static constexpr const char* kCalls =
+      "bump allocation in 1 MiB chunks from malloc; free is a no-op; reset releases all";
   static constexpr const char* kFunctions = "";  // inline in the worker: no symbol of its own
 
   static inline ArenaState state;

@@ -21,7 +21,8 @@ struct MimallocNative {
       "mi_malloc, mi_zalloc, mi_realloc, mi_free; above natural alignment mi_malloc_aligned, "
       "mi_zalloc_aligned, mi_realloc_aligned, mi_free_size_aligned";
   static constexpr const char* kFunctions =
-      "mi_malloc mi_zalloc mi_realloc mi_free mi_malloc_aligned mi_zalloc_aligned mi_realloc_aligned mi_free_size_aligned";
+      "mi_malloc mi_zalloc mi_realloc mi_free mi_malloc_aligned mi_zalloc_aligned mi_realloc_aligned "
+      "mi_free_size_aligned";
   static void* allocate(std::size_t size, std::size_t align) noexcept {
     return align <= kMimallocNaturalAlign ? mi_malloc(size) : mi_malloc_aligned(size, align);
   }

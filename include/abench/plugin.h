@@ -51,8 +51,8 @@ typedef struct abench_allocator {
  * and append return 0 on success. `allocator` stays valid until destroy.
  */
 typedef struct abench_buffer_subject {
-  void* (*create)(const abench_allocator* allocator, size_t capacity, size_t requested_align,
-                  size_t preferred_align, int zeroed);
+  void* (*create)(const abench_allocator* allocator, size_t capacity, size_t requested_align, size_t preferred_align,
+                  int zeroed);
   int (*reserve)(void* buffer, size_t additional);
   int (*append)(void* buffer, const void* bytes, size_t count);
   void* (*data)(void* buffer);

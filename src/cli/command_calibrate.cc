@@ -6,10 +6,13 @@
 namespace abench {
 
 CLI::App* register_calibrate_command(CLI::App& app, CalibrateRequest& o) {
-  CLI::App* cmd = app.add_subcommand("calibrate", "Measure each cell's noise floor: how far an unchanged build moves in the gate's comparison (A/A)");
+  CLI::App* cmd = app.add_subcommand(
+      "calibrate", "Measure each cell's noise floor: how far an unchanged build moves in the gate's comparison (A/A)");
   cmd->add_option("--variant", o.variant, "The variant, as for compare (default: the matrix's backends and policies)");
   cmd->add_option("--save-noise", o.save_noise, "Store the floors as results/baselines/NAME/noise.json")->required();
-  cmd->add_option("--runs", o.runs, "Unchanged runs to measure (at least 2)")->check(CLI::Range(2, 50))->capture_default_str();
+  cmd->add_option("--runs", o.runs, "Unchanged runs to measure (at least 2)")
+      ->check(CLI::Range(2, 50))
+      ->capture_default_str();
   o.measure.matrix.clear();  // default: the stored baseline's matrix and protocol
   add_measure_options(*cmd, o.measure);
   cmd->add_option("--out", o.out, "Output directory (default: results/<time>-calibrate-<matrix>)")->check(kNotEmpty);

@@ -8,17 +8,21 @@ namespace abench {
 
 CLI::App* register_compare_command(CLI::App& app, CompareRequest& o) {
   CLI::App* cmd = app.add_subcommand("compare", "Compare a baseline and a candidate variant cell by cell");
-  cmd->add_option("--baseline", o.baseline, "Variant: backend=,policy=,plugin=,preload=,exe=,env=K=V,label=")->required();
+  cmd->add_option("--baseline", o.baseline, "Variant: backend=,policy=,plugin=,preload=,exe=,env=K=V,label=")
+      ->required();
   cmd->add_option("--candidate", o.candidate, "Variant, as --baseline")->required();
   add_measure_options(*cmd, o.measure);
   cmd->add_option("--min-effect", o.min_effect_percent, "Smallest change (%) ever called significant")
-      ->check(CLI::Range(0.0, 100.0))->capture_default_str();
+      ->check(CLI::Range(0.0, 100.0))
+      ->capture_default_str();
   cmd->add_option("--detect", o.detect_percent,
                   "PCT: the change you want to detect; a cell whose whole interval lies within ±PCT is 'same', one "
                   "neither called nor that 'unclear' (docs/statistics.md)")
-      ->check(CLI::Range(0.1, 100.0))->capture_default_str();
+      ->check(CLI::Range(0.1, 100.0))
+      ->capture_default_str();
   cmd->add_option("--confidence", o.confidence, "Confidence of the interval")
-      ->check(CLI::Range(0.5, 0.999))->capture_default_str();
+      ->check(CLI::Range(0.5, 0.999))
+      ->capture_default_str();
   cmd->add_option("--out", o.out, "Output directory (default: results/<time>-compare-<matrix>)")->check(kNotEmpty);
   cmd->add_flag("--gate", o.gate, "Also gate the candidate against the baseline (exit 1 on a regression)");
   cmd->add_flag("--no-confirm", o.no_confirm,

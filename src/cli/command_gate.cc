@@ -5,16 +5,19 @@
 namespace abench {
 
 CLI::App* register_gate_command(CLI::App& app, GateRequest& o) {
-  CLI::App* cmd = app.add_subcommand("gate", "Pass or fail a candidate against a baseline (exit 0 pass, 1 regression, "
-                                              "2 usage, 3 measurement failed)");
-  cmd->add_option("--baseline", o.baseline, "results.json (or its directory) or a baseline stored by run --save-baseline")
+  CLI::App* cmd = app.add_subcommand("gate",
+                                     "Pass or fail a candidate against a baseline (exit 0 pass, 1 regression, "
+                                     "2 usage, 3 measurement failed)");
+  cmd->add_option("--baseline", o.baseline,
+                  "results.json (or its directory) or a baseline stored by run --save-baseline")
       ->required();
   cmd->add_option("--candidate", o.candidate, "results.json to judge; without it, the candidate is measured now");
   cmd->add_flag("--stored-figures", o.stored_figures,
                 "Judge a fresh candidate against the stored figures, even where the baseline's workers are "
                 "stored (by default they are measured again beside the candidate)");
   cmd->add_option("--confidence", o.confidence, "Confidence of each cell's interval; gate.json records it")
-      ->check(CLI::Range(0.5, 0.999))->capture_default_str();
+      ->check(CLI::Range(0.5, 0.999))
+      ->capture_default_str();
   cmd->add_flag("--no-confirm", o.no_confirm,
                 "Side by side: do not measure the variants of regressed cells a second time to confirm them");
   cmd->add_flag("--run-stored-workers", o.run_stored_workers,
@@ -23,7 +26,8 @@ CLI::App* register_gate_command(CLI::App& app, GateRequest& o) {
   add_gate_rule_options(*cmd, o.rules);
   o.measure.matrix.clear();  // default: the baseline's own matrix and protocol
   add_measure_options(*cmd, o.measure);
-  cmd->add_option("--out", o.out, "Directory for gate.md and gate.json (default: results/<time>-gate)")->check(kNotEmpty);
+  cmd->add_option("--out", o.out, "Directory for gate.md and gate.json (default: results/<time>-gate)")
+      ->check(kNotEmpty);
   return cmd;
 }
 

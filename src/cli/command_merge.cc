@@ -20,13 +20,16 @@ CLI::App* register_merge_command(CLI::App& app, MergeRequest& o) {
   // The verdicts are judged again here, by what this command line says (docs/security.md).
   cmd->add_option("--confidence", o.confidence,
                   "compare's and gate's shards: the confidence they were judged at (checked against theirs)")
-      ->check(CLI::Range(0.5, 0.999))->capture_default_str();
+      ->check(CLI::Range(0.5, 0.999))
+      ->capture_default_str();
   cmd->add_option("--min-effect", o.min_effect_percent,
                   "compare's shards: the smallest change (%) they called significant (checked against theirs)")
-      ->check(CLI::Range(0.0, 100.0))->capture_default_str();
+      ->check(CLI::Range(0.0, 100.0))
+      ->capture_default_str();
   cmd->add_option("--detect", o.detect_percent,
                   "compare's shards: the margin of 'same' they judged at (checked against theirs)")
-      ->check(CLI::Range(0.1, 100.0))->capture_default_str();
+      ->check(CLI::Range(0.1, 100.0))
+      ->capture_default_str();
   add_gate_rule_options(*cmd, o.gate);
   cmd->add_option("--baseline", o.baseline,
                   "gate's shards: the baseline they were gated against (its stored figures, its noise floors)")

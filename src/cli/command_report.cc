@@ -8,8 +8,9 @@ namespace abench {
 
 CLI::App* register_report_command(CLI::App& app, ReportOptions& options) {
   CLI::App* cmd = app.add_subcommand(
-      "report", "Draw a results directory (run, compare or gate) as DIR/report.html, with each figure as SVG, PNG "
-                "and gnuplot script in DIR/report/");
+      "report",
+      "Draw a results directory (run, compare or gate) as DIR/report.html, with each figure as SVG, PNG "
+      "and gnuplot script in DIR/report/");
   cmd->add_option("dir", options.dir, "The directory that run, compare or gate wrote")->required();
   return cmd;
 }

@@ -13,7 +13,8 @@ CLI::App* register_run_command(CLI::App& app, RunRequest& o) {
       ->allow_extra_args(false);
   add_measure_options(*cmd, o.measure);
   cmd->add_option("--out", o.out, "Output directory (default: results/<time>-<matrix>)")->check(kNotEmpty);
-  cmd->add_option("--save-baseline", o.save_baseline, "Also store the results as results/baselines/NAME/ for abench gate");
+  cmd->add_option("--save-baseline", o.save_baseline,
+                  "Also store the results as results/baselines/NAME/ for abench gate");
   add_resume_option(*cmd);
   return cmd;
 }

@@ -43,14 +43,16 @@ void add_protocol_field_options(CLI::App& cmd, MeasureOptions& o) {
   for (const ProtocolField& f : protocol_fields()) {
     const std::string option(f.option);
     if (f.kind == ProtocolField::Kind::flag) {
-      cmd.add_flag_callback(option, [&o, &f] { o.protocol[std::string(f.key)] = f.option_sets; }, std::string(f.help));
+      cmd.add_flag_callback(
+          option, [&o, &f] { o.protocol[std::string(f.key)] = f.option_sets; }, std::string(f.help));
       continue;
     }
     const RunProtocol defaults;
     cmd.add_option_function<std::string>(
-           option, [&o, &f](const std::string& text) { o.protocol[std::string(f.key)] = protocol_option_value(f, text); },
-           fmt::format("{} (default {}; the matrix's protocol.{})", f.help,
-                       protocol_field_value(f, defaults).dump(), f.key))
+           option,
+           [&o, &f](const std::string& text) { o.protocol[std::string(f.key)] = protocol_option_value(f, text); },
+           fmt::format("{} (default {}; the matrix's protocol.{})", f.help, protocol_field_value(f, defaults).dump(),
+                       f.key))
         ->check(CLI::Validator(
             [&f](std::string& text) -> std::string {
               RunProtocol scratch;
@@ -72,14 +74,15 @@ void add_measure_options(CLI::App& cmd, MeasureOptions& o) {
   cmd.add_option("--matrix", o.matrix, "Matrix name (matrices/NAME.json) or path to a .json file")
       ->capture_default_str();
   std::string measures;
-  for (const MeasureRow& row : kMeasures) measures += fmt::format("{}{} ({})", measures.empty() ? "" : "; ", row.name, row.what);
+  for (const MeasureRow& row : kMeasures)
+    measures += fmt::format("{}{} ({})", measures.empty() ? "" : "; ", row.name, row.what);
   cmd.add_option("--measure", o.measure, measures);
   cmd.add_option("--backend", o.backends, "Backends (comma-separated), e.g. system,mimalloc");
   cmd.add_option("--policy", o.policies, "Buffer policies: exact, padded");
-  cmd.add_option("--workload", o.workloads, fmt::format("Workloads: {} (abench list says what each does)", fmt::join(kWorkloadNames, ", ")));
+  cmd.add_option("--workload", o.workloads,
+                 fmt::format("Workloads: {} (abench list says what each does)", fmt::join(kWorkloadNames, ", ")));
   cmd.add_option("--size", o.sizes, "Buffer sizes in bytes");
-  cmd.add_option("--align", o.alignments,
-                 "Alignments: N (N<=256: preferred N; N>256: requested N) or R:P");
+  cmd.add_option("--align", o.alignments, "Alignments: N (N<=256: preferred N; N>256: requested N) or R:P");
   cmd.add_option("--live", o.lives, "Live counts: buffers kept live at once");
   cmd.add_option("--order", o.order, "Cell order inside a worker")->check(CLI::IsMember({"shuffled", "matrix"}));
   cmd.add_flag("--fresh-process-per-cell", o.fresh_process_per_cell,
@@ -93,8 +96,8 @@ void add_measure_options(CLI::App& cmd, MeasureOptions& o) {
                  "Entry-point set the allocators are called through: portable (malloc & co., the default), "
                  "native (mi_*, mallocx/sdallocx, tc_*), rust (the allocator's Rust binding); docs/measurement.md");
   add_protocol_field_options(cmd, o);
-  cmd.get_option("--no-pin")->excludes(
-      cmd.add_option("--cpu", o.cpu, "Pin workers to this CPU (default: the last allowed)"));
+  cmd.get_option("--no-pin")
+      ->excludes(cmd.add_option("--cpu", o.cpu, "Pin workers to this CPU (default: the last allowed)"));
   cmd.add_flag("--explain", o.explain, "Also count each cell's instructions and simulated misses (docs/explain.md)");
   cmd.add_flag("--context", o.context,
                "Also measure every cell alone in fresh processes, paired round by round with the matrix's, and flag "
@@ -137,7 +140,8 @@ void add_measure_options(CLI::App& cmd, MeasureOptions& o) {
            const std::optional<double> seconds = parse_duration(text);
            if (!seconds || *seconds < 1 || *seconds > kMaxBudgetSeconds)
              throw CLI::ValidationError("--budget", fmt::format("'{}' is not a duration from 1s to 168h (allowed: a "
-                                                                "number with s, m or h: 90s, 10m, 1.5h)", text));
+                                                                "number with s, m or h: 90s, 10m, 1.5h)",
+                                                                text));
            o.budget_s = *seconds;
          },
          "DURATION (90s, 10m, 1h): measure within this time; after --processes rounds, the cells whose interval is "

@@ -32,9 +32,9 @@ std::vector<Subcommand> register_subcommands(CLI::App& app) {
   table.push_back(row<GateRequest>(app, register_gate_command, [](GateRequest& o, const CommandContext& c) {
     return gate_command(o, c.command_line);
   }));
-  table.push_back(row<CalibrateRequest>(app, register_calibrate_command, [](CalibrateRequest& o, const CommandContext& c) {
-    return calibrate_command(o, c.command_line);
-  }));
+  table.push_back(row<CalibrateRequest>(
+      app, register_calibrate_command,
+      [](CalibrateRequest& o, const CommandContext& c) { return calibrate_command(o, c.command_line); }));
   table.push_back(row<ReportOptions>(app, register_report_command,
                                      [](ReportOptions& o, const CommandContext&) { return report_command(o); }));
   table.push_back(row<MergeRequest>(app, register_merge_command, [](MergeRequest& o, const CommandContext& c) {

@@ -18,7 +18,9 @@ std::vector<std::string_view> words_of(std::string_view line) {
   return words;
 }
 
-std::uint64_t number(std::string_view text, int base) { return std::strtoull(std::string(text).c_str(), nullptr, base); }
+std::uint64_t number(std::string_view text, int base) {
+  return std::strtoull(std::string(text).c_str(), nullptr, base);
+}
 
 // A position: absolute ("0x98930", "1357"), relative to the last ("+4", "-2") or the same ("*").
 std::uint64_t position(std::string_view text, std::uint64_t last) {

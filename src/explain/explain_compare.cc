@@ -23,9 +23,12 @@ void explain_comparison(Comparison& c, const RunResults& instrumented) {
     const CellRecord* after = cell_at(row.after_cell);
     if (before) e.before = work_figures_of(*before);
     if (after) e.after = work_figures_of(*after);
-    if (!e.before) e.unavailable = "baseline: " + why_no_work_figures(before);
-    else if (!e.after) e.unavailable = "candidate: " + why_no_work_figures(after);
-    else e.reading = reading_of(time_move_of(row.verdict), *e.before, *e.after);
+    if (!e.before)
+      e.unavailable = "baseline: " + why_no_work_figures(before);
+    else if (!e.after)
+      e.unavailable = "candidate: " + why_no_work_figures(after);
+    else
+      e.reading = reading_of(time_move_of(row.verdict), *e.before, *e.after);
     e.unavailable = printable(e.unavailable.substr(0, 400));
     row.explanation = std::move(e);
   }

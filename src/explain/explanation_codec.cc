@@ -24,7 +24,8 @@ double repeatability_of(const PairExplanation& e) {
 std::optional<WorkFigures> side_at(const JsonField& row, const char* side) {
   if (!row.has(key("instructions", side).c_str())) return std::nullopt;
   WorkFigures w;
-  for (std::string_view figure : kWorkFigureNames) w.per_op[std::string(figure)] = row.at(key(figure, side).c_str()).figure();
+  for (std::string_view figure : kWorkFigureNames)
+    w.per_op[std::string(figure)] = row.at(key(figure, side).c_str()).figure();
   return w;
 }
 
@@ -92,8 +93,8 @@ PairExplanation explanation_at(const JsonField& row, TimeMove time) {
   }
   e.reading = reading_of(time, *e.before, *e.after);
   if (const std::string said = row.at("reading").text(); said != e.reading)
-    row.at("reading").fail(fmt::format("is '{}', but the rule makes the row's figures '{}'",
-                                       printable(said.substr(0, 80)), e.reading));
+    row.at("reading").fail(
+        fmt::format("is '{}', but the rule makes the row's figures '{}'", printable(said.substr(0, 80)), e.reading));
   return e;
 }
 

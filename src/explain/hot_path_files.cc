@@ -46,12 +46,17 @@ std::string normalised_listing(std::string_view objdump_text) {
 nlohmann::json hot_path_index_json(const HotPathIndex& index) {
   nlohmann::json listings = nlohmann::json::array(), diffs = nlohmann::json::array();
   for (const FunctionListing& l : index.listings)
-    listings.push_back({{"variant", l.variant}, {"label", l.label}, {"function", l.function}, {"object", l.object},
-                        {"file_address", l.file_address}, {"size", l.size}, {"listed", l.listed},
+    listings.push_back({{"variant", l.variant},
+                        {"label", l.label},
+                        {"function", l.function},
+                        {"object", l.object},
+                        {"file_address", l.file_address},
+                        {"size", l.size},
+                        {"listed", l.listed},
                         {"problem", l.problem.empty() ? nlohmann::json(nullptr) : nlohmann::json(l.problem)}});
   for (const FunctionDiff& d : index.diffs)
-    diffs.push_back({{"pair", d.pair}, {"function", d.function}, {"identical", d.identical},
-                     {"changed_lines", d.changed_lines}});
+    diffs.push_back(
+        {{"pair", d.pair}, {"function", d.function}, {"identical", d.identical}, {"changed_lines", d.changed_lines}});
   return {{"schema", "abench.hot_path"}, {"schema_version", 1}, {"listings", listings}, {"diffs", diffs}};
 }
 

@@ -22,8 +22,8 @@ struct FunctionListing {
   std::string function;  // the symbol the cells call (mi_malloc)
   std::string object;    // the file that served it
   std::uint64_t file_address = 0, size = 0;
-  bool listed = false;   // its listing file is there
-  std::string problem;   // why not
+  bool listed = false;  // its listing file is there
+  std::string problem;  // why not
 };
 
 struct FunctionDiff {

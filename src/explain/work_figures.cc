@@ -59,11 +59,12 @@ std::string reading_of(TimeMove time, const WorkFigures& before, const WorkFigur
 }
 
 std::string reading_rule_text() {
-  return fmt::format("more work / less work: instructions per operation changed by more than {:g}% (or by more than "
-                     "the instrumented processes of either side lay apart, where that is more); same work, slower / "
-                     "same work, faster: the time was called slower or faster and the instructions did not move, with "
-                     "the simulated misses that moved by at least {:g} per operation; none (-): neither",
-                     kWorkThreshold * 100, kMissesMoved);
+  return fmt::format(
+      "more work / less work: instructions per operation changed by more than {:g}% (or by more than "
+      "the instrumented processes of either side lay apart, where that is more); same work, slower / "
+      "same work, faster: the time was called slower or faster and the instructions did not move, with "
+      "the simulated misses that moved by at least {:g} per operation; none (-): neither",
+      kWorkThreshold * 100, kMissesMoved);
 }
 
 }  // namespace abench

@@ -53,17 +53,22 @@ std::string work_table(const RunResults& timed, const RunResults& instrumented) 
 }
 
 std::string work_csv(const RunResults& timed, const RunResults& instrumented) {
-  std::vector<std::string> header{"variant", "backend", "policy", "workload", "size", "requested_align",
-                                  "preferred_align", "live", metric_names(timed.protocol.measure).per_op};
+  std::vector<std::string> header{"variant",         "backend", "policy",
+                                  "workload",        "size",    "requested_align",
+                                  "preferred_align", "live",    metric_names(timed.protocol.measure).per_op};
   for (std::string_view figure : kWorkFigureNames) header.emplace_back(figure);
   header.insert(header.end(), {"memory_accesses", "work_repeatability", "work_unavailable"});
   std::string out = csv_row(header);
   for (const CellWork& c : cells_with_work(timed, instrumented)) {
     const CellSpec& s = c.timed.cell.spec;
     const Variant& variant = timed.plan.variants[c.timed.cell.variant];
-    std::vector<std::string> fields{variant.label(), variant.backend, std::string(name_of(s.policy)),
-                                    std::string(name_of(s.workload)), std::to_string(s.size),
-                                    std::to_string(s.alignment.requested), std::to_string(s.alignment.preferred),
+    std::vector<std::string> fields{variant.label(),
+                                    variant.backend,
+                                    std::string(name_of(s.policy)),
+                                    std::string(name_of(s.workload)),
+                                    std::to_string(s.size),
+                                    std::to_string(s.alignment.requested),
+                                    std::to_string(s.alignment.preferred),
                                     std::to_string(s.live),
                                     c.timed.summary.ns_per_op ? fmt::format("{:.3f}", *c.timed.summary.ns_per_op) : ""};
     for (std::string_view figure : kWorkFigureNames)

@@ -18,9 +18,10 @@ std::string bencher_json(const RunResults& r) {
   for (const CellRecord& record : r.cells) {
     const CellSummary& s = record.summary;
     if (!s.ns_per_op) continue;
-    nlohmann::json metrics{{measure, {{"value", *s.ns_per_op}, {"lower_value", *s.process_min_ns},
-                                      {"upper_value", *s.process_max_ns}}}};
-    for (const auto& [event, value] : s.counters_per_op) metrics[event == "ns" ? "latency" : event] = {{"value", value}};
+    nlohmann::json metrics{
+        {measure, {{"value", *s.ns_per_op}, {"lower_value", *s.process_min_ns}, {"upper_value", *s.process_max_ns}}}};
+    for (const auto& [event, value] : s.counters_per_op)
+      metrics[event == "ns" ? "latency" : event] = {{"value", value}};
     if (record.counts) {
       metrics["requests"] = {{"value", per_op(record.counts->requests, record.counts->operations)}};
       metrics["requested-bytes"] = {{"value", per_op(record.counts->requested_bytes, record.counts->operations)}};

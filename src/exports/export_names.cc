@@ -55,8 +55,8 @@ std::string arg_value_name(const CellIdentity& c) {
 }
 
 std::string key_value_name(const CellIdentity& c) {
-  return fmt::format("BenchmarkAbench/variant={}/backend={}/policy={}/workload={}/size={}/align={}-{}/live={}", c.variant,
-                     c.backend, c.policy, c.workload, c.size, c.align_requested, c.align_preferred, c.live);
+  return fmt::format("BenchmarkAbench/variant={}/backend={}/policy={}/workload={}/size={}/align={}-{}/live={}",
+                     c.variant, c.backend, c.policy, c.workload, c.size, c.align_requested, c.align_preferred, c.live);
 }
 
 std::string unit_per_op(Measure measure) {
@@ -67,7 +67,7 @@ std::string unit_per_op(Measure measure) {
 
 std::string go_arch(std::string_view machine) {
   static const std::pair<std::string_view, std::string_view> kNames[] = {
-      {"x86_64", "amd64"}, {"aarch64", "arm64"}, {"arm64", "arm64"}, {"i386", "386"}, {"i686", "386"},
+      {"x86_64", "amd64"}, {"aarch64", "arm64"}, {"arm64", "arm64"},     {"i386", "386"},        {"i686", "386"},
       {"armv7l", "arm"},   {"armv6l", "arm"},    {"riscv64", "riscv64"}, {"ppc64le", "ppc64le"}, {"s390x", "s390x"}};
   for (const auto& [uname, go] : kNames)
     if (machine == uname) return std::string(go);
@@ -80,7 +80,9 @@ nlohmann::json export_context(const RunResults& r) {
   const std::vector<std::string> parts = variant_name_parts(r);
   for (std::size_t v = 0; v < r.plan.variants.size(); ++v) {
     const Variant& variant = r.plan.variants[v];
-    nlohmann::json entry{{"name_part", parts[v]}, {"label", variant.label()}, {"backend", variant.backend},
+    nlohmann::json entry{{"name_part", parts[v]},
+                         {"label", variant.label()},
+                         {"backend", variant.backend},
                          {"policy", name_of(variant.policy)}};
     if (!r.plan.partner.empty()) entry["side"] = v % 2 == 0 ? "baseline" : "candidate";
     if (const WorkerHello* hello = hello_of_variant(r, v)) {

@@ -49,8 +49,8 @@ std::string formats_help() {
 void check_formats(const std::vector<std::string>& formats, Measure measure) {
   for (const std::string& name : formats) {
     if (name.empty())
-      throw UsageError(fmt::format("option --format: an empty item in the list (allowed: {}; write e.g. --format go,bencher)",
-                                   names()));
+      throw UsageError(fmt::format(
+          "option --format: an empty item in the list (allowed: {}; write e.g. --format go,bencher)", names()));
     const auto f = std::find_if(export_formats().begin(), export_formats().end(),
                                 [&](const ExportFormat& e) { return e.name == name; });
     if (f == export_formats().end())
@@ -61,7 +61,8 @@ void check_formats(const std::vector<std::string>& formats, Measure measure) {
   }
 }
 
-void write_formats(const std::filesystem::path& dir, const RunResults& results, const std::vector<std::string>& formats) {
+void write_formats(const std::filesystem::path& dir, const RunResults& results,
+                   const std::vector<std::string>& formats) {
   check_formats(formats, results.protocol.measure);
   for (const ExportFormat& f : export_formats())
     if (std::find(formats.begin(), formats.end(), f.name) != formats.end())

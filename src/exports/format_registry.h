@@ -28,7 +28,8 @@ std::string formats_help();
 // Throws UsageError naming the allowed formats for an unknown one, or the measure a format cannot hold.
 void check_formats(const std::vector<std::string>& formats, Measure measure);
 // Writes each format named, atomically.
-void write_formats(const std::filesystem::path& dir, const RunResults& results, const std::vector<std::string>& formats);
+void write_formats(const std::filesystem::path& dir, const RunResults& results,
+                   const std::vector<std::string>& formats);
 
 // The renderers (one file each).
 std::string google_benchmark_json(const RunResults& results);          // a repetition per process
@@ -36,6 +37,6 @@ std::string google_benchmark_samples_json(const RunResults& results);  // a repe
 std::string go_benchmark_text(const RunResults& results);              // a line per process
 std::string go_benchmark_samples_text(const RunResults& results);      // a line per sample
 std::string bencher_json(const RunResults& results);
-std::string action_benchmark_json(const RunResults& results);          // customSmallerIsBetter
+std::string action_benchmark_json(const RunResults& results);  // customSmallerIsBetter
 
 }  // namespace abench

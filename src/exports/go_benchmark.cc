@@ -29,15 +29,16 @@ std::string one_line(std::string text) {
 std::string render_go_text(const RunResults& r, bool every_sample) {
   const nlohmann::json& c = r.conditions.facts;
   const nlohmann::json context = export_context(r);
-  std::string out = fmt::format("goos: linux\ngoarch: {}\npkg: abench\ncpu: {}\n",
-                                go_arch(r.conditions.architecture),
-                                c.value("cpu_model", nlohmann::json()).is_string() ? c["cpu_model"].get<std::string>() : "unknown");
+  std::string out =
+      fmt::format("goos: linux\ngoarch: {}\npkg: abench\ncpu: {}\n", go_arch(r.conditions.architecture),
+                  c.value("cpu_model", nlohmann::json()).is_string() ? c["cpu_model"].get<std::string>() : "unknown");
   for (const char* key : {"measure", "unit", "samples_per_process", "processes", "min_batch_ms", "process_mode",
                           "interleave_batches", "touch"}) {
     const nlohmann::json& value = context.at(key);
     out += fmt::format("abench-{}: {}\n", config_key(key), value.is_string() ? value.get<std::string>() : value.dump());
   }
-  out += fmt::format("abench-results: {}\n", every_sample ? "one line per timed sample" : "one line per worker process, its median sample");
+  out += fmt::format("abench-results: {}\n",
+                     every_sample ? "one line per timed sample" : "one line per worker process, its median sample");
   for (const auto& v : context.at("variants")) {
     std::string what = v.at("label").get<std::string>();
     if (v.contains("side")) what += "; " + v.at("side").get<std::string>();
@@ -52,7 +53,8 @@ std::string render_go_text(const RunResults& r, bool every_sample) {
     const std::string name = key_value_name(identity_of(r, record, variants));
     const CellSummary& s = record.summary;
     if (const std::string problem = cell_problem(s); !problem.empty()) {
-      out += fmt::format("--- {}: {}\n    {}\n", s.status == CellStatus::refused ? "SKIP" : "FAIL", name, one_line(problem));
+      out += fmt::format("--- {}: {}\n    {}\n", s.status == CellStatus::refused ? "SKIP" : "FAIL", name,
+                         one_line(problem));
       continue;
     }
     for (const ProcessMeasurement& p : record.processes) {
@@ -62,7 +64,8 @@ std::string render_go_text(const RunResults& r, bool every_sample) {
         for (const auto& [event, samples] : p.counter_samples_per_op)
           text += fmt::format(" {:.3f} {}/op", figure_of(samples), event);
         if (record.counts)
-          text += fmt::format(" {:.0f} B/op {:.3g} allocs/op", per_op(record.counts->requested_bytes, record.counts->operations),
+          text += fmt::format(" {:.0f} B/op {:.3g} allocs/op",
+                              per_op(record.counts->requested_bytes, record.counts->operations),
                               per_op(record.counts->requests, record.counts->operations));
         out += text + "\n";
       };

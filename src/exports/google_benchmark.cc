@@ -55,8 +55,8 @@ std::vector<Repetition> repetitions_of(const RunResults& r, const CellRecord& re
 }
 
 nlohmann::json base_entry(const std::string& name, int family) {
-  return {{"name", name}, {"family_index", family}, {"per_family_instance_index", 0}, {"run_name", name},
-          {"threads", 1}, {"time_unit", "ns"}};
+  return {{"name", name},     {"family_index", family}, {"per_family_instance_index", 0},
+          {"run_name", name}, {"threads", 1},           {"time_unit", "ns"}};
 }
 
 std::string render_google_json(const RunResults& r, bool every_sample) {
@@ -71,7 +71,10 @@ std::string render_google_json(const RunResults& r, bool every_sample) {
       // No times at all: a reader that compares times (compare.py) skips it, none reads a 0 as a time.
       nlohmann::json entry = base_entry(name, family++);
       entry.erase("time_unit");
-      entry.update({{"run_type", "iteration"}, {"repetitions", 1}, {"repetition_index", 0}, {"error_occurred", true},
+      entry.update({{"run_type", "iteration"},
+                    {"repetitions", 1},
+                    {"repetition_index", 0},
+                    {"error_occurred", true},
                     {"error_message", problem.empty() ? "no measurement" : problem}});
       benchmarks.push_back(std::move(entry));
       continue;
@@ -79,8 +82,12 @@ std::string render_google_json(const RunResults& r, bool every_sample) {
     std::vector<double> times;
     for (std::size_t i = 0; i < reps.size(); ++i) {
       nlohmann::json entry = base_entry(name, family);
-      entry.update({{"run_type", "iteration"}, {"repetitions", reps.size()}, {"repetition_index", i},
-                    {"iterations", reps[i].operations}, {"real_time", reps[i].time_ns}, {"cpu_time", reps[i].time_ns}});
+      entry.update({{"run_type", "iteration"},
+                    {"repetitions", reps.size()},
+                    {"repetition_index", i},
+                    {"iterations", reps[i].operations},
+                    {"real_time", reps[i].time_ns},
+                    {"cpu_time", reps[i].time_ns}});
       for (const auto& [event, value] : reps[i].counters) entry[event] = value;
       add_counts(entry, record.counts);
       times.push_back(reps[i].time_ns);
@@ -89,9 +96,13 @@ std::string render_google_json(const RunResults& r, bool every_sample) {
     // What it says: the median of the repetitions above.
     nlohmann::json aggregate = base_entry(name + "_median", family);
     aggregate["run_name"] = name;
-    aggregate.update({{"run_type", "aggregate"}, {"repetitions", reps.size()}, {"aggregate_name", "median"},
-                      {"aggregate_unit", "time"}, {"iterations", reps.front().operations},
-                      {"real_time", median(times)}, {"cpu_time", median(times)}});
+    aggregate.update({{"run_type", "aggregate"},
+                      {"repetitions", reps.size()},
+                      {"aggregate_name", "median"},
+                      {"aggregate_unit", "time"},
+                      {"iterations", reps.front().operations},
+                      {"real_time", median(times)},
+                      {"cpu_time", median(times)}});
     for (const auto& [event, value] : reps.front().counters) {
       std::vector<double> values;
       for (const Repetition& rep : reps) values.push_back(rep.counters.at(event));
@@ -104,7 +115,8 @@ std::string render_google_json(const RunResults& r, bool every_sample) {
   const nlohmann::json& c = r.conditions.facts;
   nlohmann::json allocators = nlohmann::json::object();
   for (std::size_t v = 0; v < r.plan.variants.size(); ++v)
-    if (const WorkerHello* hello = hello_of_variant(r, v)) allocators[r.plan.variants[v].label()] = hello->allocator_version;
+    if (const WorkerHello* hello = hello_of_variant(r, v))
+      allocators[r.plan.variants[v].label()] = hello->allocator_version;
   const nlohmann::json out{
       {"context",
        {{"date", r.started_at},
@@ -117,8 +129,9 @@ std::string render_google_json(const RunResults& r, bool every_sample) {
         {"library_build_type", "release"},
         {"abench_repetitions", every_sample ? "one per timed sample (samples of one process are not independent)"
                                             : "one per worker process: its median sample"},
-        {"abench_time", row_of(r.protocol.measure).perf_events ? "each batch's wall time; the perf events per operation as counters"
-                                                    : "wall time per operation"},
+        {"abench_time", row_of(r.protocol.measure).perf_events
+                            ? "each batch's wall time; the perf events per operation as counters"
+                            : "wall time per operation"},
         {"abench_cpu_time", "not measured: equal to real_time, so that tools expecting it read the file"},
         {"abench_allocators", allocators},
         {"abench", export_context(r)},

@@ -36,9 +36,10 @@ void require_unchanged_build(const std::filesystem::path& workers, const Matrix&
     const std::string built = worker_path(backend, WorkerMode::time);
     const auto stored = workers / ("abench-worker-" + backend);
     if (read_binary_file(built) != read_binary_file(stored.string()))
-      throw UsageError(fmt::format("calibrate measures an unchanged build beside its stored baseline, but {} differs "
-                                   "from {}: store the baseline again from this build first (run --save-baseline)",
-                                   built, stored.string()));
+      throw UsageError(
+          fmt::format("calibrate measures an unchanged build beside its stored baseline, but {} differs "
+                      "from {}: store the baseline again from this build first (run --save-baseline)",
+                      built, stored.string()));
   }
 }
 
@@ -86,7 +87,7 @@ CalibrateOutcome run_calibrate(const CalibrateRequest& r, const std::vector<std:
     use_side_by_side_protocol(matrix, r.measure, VerdictSettings{}.confidence);
     require_unchanged_build(workers, matrix);
   }
-  const Plan plan = shard_if_asked(side_by_side       ? side_by_side_plan(workers, matrix)
+  const Plan plan = shard_if_asked(side_by_side        ? side_by_side_plan(workers, matrix)
                                    : r.variant.empty() ? make_plan(matrix, matrix.protocol.seed)
                                                        : make_variant_plan(matrix, variants, matrix.protocol.seed),
                                    matrix, r.measure);

@@ -31,16 +31,18 @@ Plan compare_plan(const CompareRequest& r, const Matrix& matrix, const MeasureOp
   const auto baselines = expand_variant_spec(parse_variant_spec(r.baseline, "--baseline", built), matrix);
   const auto candidates = expand_variant_spec(parse_variant_spec(r.candidate, "--candidate", built), matrix);
   if (baselines.size() != candidates.size())
-    throw UsageError(fmt::format("--baseline stands for {} variants and --candidate for {}: name the "
-                                 "backend and policy on both sides or on neither", baselines.size(),
-                                 candidates.size()));
+    throw UsageError(
+        fmt::format("--baseline stands for {} variants and --candidate for {}: name the "
+                    "backend and policy on both sides or on neither",
+                    baselines.size(), candidates.size()));
   if (measure.context && r.gate)
-    throw UsageError("option --context: not with --gate: a gate judges the figures the matrix gives; gate in a compare "
-                     "of its own and read --context's marks beside it");
-  Plan plan = shard_if_asked(measure.context
-                                 ? make_compare_context_plan(matrix, baselines, candidates, matrix.protocol.seed)
-                                 : make_compare_plan(matrix, baselines, candidates, matrix.protocol.seed),
-                             matrix, measure);
+    throw UsageError(
+        "option --context: not with --gate: a gate judges the figures the matrix gives; gate in a compare "
+        "of its own and read --context's marks beside it");
+  Plan plan =
+      shard_if_asked(measure.context ? make_compare_context_plan(matrix, baselines, candidates, matrix.protocol.seed)
+                                     : make_compare_plan(matrix, baselines, candidates, matrix.protocol.seed),
+                     matrix, measure);
   check_resumed_command_trusted(measure, plan.variants);  // before the start-up check runs any of it
   ProcessLauncher launcher;
   preflight_variants(plan.variants, matrix.protocol.counts, launcher);
@@ -102,8 +104,8 @@ CompareOutcome run_compare(const CompareRequest& r, const std::vector<std::strin
   outcome.failed_cells = totals_of(results).failed;
   fmt::print("{}\n", shown);
   fmt::print("{} cells a side{}, {} failed; {} processes a side; wall time {}\n", rows,
-             measure.context ? " (each also in fresh processes)" : "", outcome.failed_cells,
-             results.protocol.processes, format_duration(wall));
+             measure.context ? " (each also in fresh processes)" : "", outcome.failed_cells, results.protocol.processes,
+             format_duration(wall));
   fmt::print("results: {}/compare.md, compare.csv, compare.json, results.json, results.csv\n", dir.string());
   if (!r.gate) {
     if (!measure.no_report) write_report_or_warn(dir);

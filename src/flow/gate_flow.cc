@@ -72,13 +72,15 @@ GateVerdict gate_interleaved(const RunResults& results, const Matrix& matrix, co
 // Two results files, paired cell by cell: nothing is measured.
 Gated gate_stored_candidate(const GateRequest& r, const GateJudging& j) {
   if (!r.measure.formats.empty())
-    throw UsageError("option --format: with --candidate the gate measures nothing, so there is nothing new to export; "
-                     "export with the run that wrote the candidate's results");
+    throw UsageError(
+        "option --format: with --candidate the gate measures nothing, so there is nothing new to export; "
+        "export with the run that wrote the candidate's results");
   const std::string candidate_path = resolve_stored(r.candidate, "results.json");
   const RunResults after = load_results(candidate_path);
-  refuse_other_architecture(j.baseline, j.baseline_path, after.conditions.architecture, "the candidate (" + candidate_path + ")");
-  GateVerdict verdict = evaluate_gate(pair_results(j.baseline, j.baseline_path, after, candidate_path), j.rules,
-                                      j.noise, j.settings);
+  refuse_other_architecture(j.baseline, j.baseline_path, after.conditions.architecture,
+                            "the candidate (" + candidate_path + ")");
+  GateVerdict verdict =
+      evaluate_gate(pair_results(j.baseline, j.baseline_path, after, candidate_path), j.rules, j.noise, j.settings);
   add_environment_warnings(verdict, j.baseline, after);
   return {std::move(verdict), prepare_output_dir(r.out, "gate")};
 }
@@ -102,7 +104,8 @@ Gated gate_side_by_side(const GateRequest& r, const GateJudging& j, Matrix matri
   write_formats(dir, results, measure.formats);
   GateVerdict verdict =
       gate_interleaved(results, matrix, dir, j.rules, j.noise, j.settings, !r.no_confirm, command_line);
-  if (std::string note = drift_note(j.baseline, results); !note.empty()) verdict.notes.insert(verdict.notes.begin(), note);
+  if (std::string note = drift_note(j.baseline, results); !note.empty())
+    verdict.notes.insert(verdict.notes.begin(), note);
   return {std::move(verdict), dir};
 }
 
@@ -126,14 +129,16 @@ Gated gate_on_stored_figures(const GateRequest& r, const GateJudging& j, const M
   const RunResults results = execute_plan(std::move(plan), matrix, dir, command_line);
   throw_if_interrupted(results, dir, nullptr);
   write_formats(dir, results, measure.formats);
-  GateVerdict verdict = evaluate_gate(pair_results(cells_measured_by(j.baseline, results), j.baseline_path, results,
-                                                   (dir / "results.json").string()),
-                                      j.rules, j.noise, j.settings);
+  GateVerdict verdict = evaluate_gate(
+      pair_results(cells_measured_by(j.baseline, results), j.baseline_path, results, (dir / "results.json").string()),
+      j.rules, j.noise, j.settings);
   add_environment_warnings(verdict, j.baseline, results);
   if (!untrusted_workers.empty() && !r.stored_figures)
-    verdict.notes.push_back(fmt::format("The workers in {} were not run: that baseline is not one abench stored under "
-                                        "results/baselines/ (a results file from elsewhere must not run its "
-                                        "neighbour's code); --run-stored-workers runs them.", untrusted_workers));
+    verdict.notes.push_back(
+        fmt::format("The workers in {} were not run: that baseline is not one abench stored under "
+                    "results/baselines/ (a results file from elsewhere must not run its "
+                    "neighbour's code); --run-stored-workers runs them.",
+                    untrusted_workers));
   verdict.notes.push_back(!have_workers || row_of(matrix.protocol.measure).exact
                               ? "The candidate was gated against the baseline's stored figures."
                               : "The candidate was gated against the baseline's stored figures (--stored-figures): "
@@ -155,7 +160,8 @@ Gated gate_measured(const GateRequest& r, const GateJudging& j, const std::vecto
   // A paired gate aims at the threshold's width: an interval that narrow either passes or is
   // called, never UNCLEAR; with a budget, within its time. Rounds are added by width, never
   // by where the interval lies (src/run/adaptive_rounds.h).
-  const bool paired = !r.stored_figures && !workers.empty() && timed && measure.interleave.value_or("batch") != "process";
+  const bool paired =
+      !r.stored_figures && !workers.empty() && timed && measure.interleave.value_or("batch") != "process";
   if (!measure.until_interval_percent && (paired || measure.budget_s))
     measure.until_interval_percent = j.rules.threshold * 100;
   const Matrix matrix = candidate_matrix(measure, j.baseline);
@@ -168,8 +174,9 @@ Gated gate_measured(const GateRequest& r, const GateJudging& j, const std::vecto
 
 GateVerdict run_gate(const GateRequest& r, const std::vector<std::string>& command_line) {
   if (!r.candidate.empty() && r.measure.shard)
-    throw UsageError("option --shard: with --candidate the gate measures nothing, so there is nothing to shard; "
-                     "gate the merged results (abench merge) instead");
+    throw UsageError(
+        "option --shard: with --candidate the gate measures nothing, so there is nothing to shard; "
+        "gate the merged results (abench merge) instead");
   GateJudging j;
   j.baseline_path = resolve_stored(r.baseline, "results.json");
   j.baseline = load_results(j.baseline_path);

@@ -20,14 +20,14 @@
 namespace abench {
 
 struct GateRequest {
-  MeasureOptions measure;         // measure.matrix "" : the baseline's own matrix and protocol
-  std::string baseline;           // a stored NAME, or a results.json or its directory
-  std::string candidate;          // "": measured now
-  std::string out;                // "": results/<time>-gate-<matrix>
-  bool stored_figures = false;    // judge a fresh candidate against the stored figures
+  MeasureOptions measure;           // measure.matrix "" : the baseline's own matrix and protocol
+  std::string baseline;             // a stored NAME, or a results.json or its directory
+  std::string candidate;            // "": measured now
+  std::string out;                  // "": results/<time>-gate-<matrix>
+  bool stored_figures = false;      // judge a fresh candidate against the stored figures
   bool run_stored_workers = false;  // run workers beside a results.json outside results/baselines/
   bool no_confirm = false;
-  double confidence = 0.95;       // VerdictSettings::confidence
+  double confidence = 0.95;  // VerdictSettings::confidence
   GateRuleOptions rules;
 };
 

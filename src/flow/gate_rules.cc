@@ -33,9 +33,10 @@ void add_environment_warnings(GateVerdict& v, const RunResults& before, const Ru
   const std::string& b = before.conditions.machine_fingerprint;
   const std::string& a = after.conditions.machine_fingerprint;
   if (!b.empty() && b != a)
-    v.warnings.push_back(fmt::format("baseline ({}) and candidate ({}) were measured on different machines "
-                                     "(fingerprints differ): a change may be the machine's, not the code's",
-                                     b, a));
+    v.warnings.push_back(
+        fmt::format("baseline ({}) and candidate ({}) were measured on different machines "
+                    "(fingerprints differ): a change may be the machine's, not the code's",
+                    b, a));
   v.warnings.insert(v.warnings.end(), after.conditions.warnings.begin(), after.conditions.warnings.end());
 }
 
@@ -43,9 +44,10 @@ void refuse_other_architecture(const RunResults& baseline, const std::string& ba
                                const std::string& candidate_architecture, const std::string& candidate_source) {
   const std::string& a = baseline.conditions.architecture;
   if (a.empty() || candidate_architecture.empty() || a == candidate_architecture) return;
-  throw UsageError(fmt::format("{}: field 'conditions.architecture' is '{}' but {} is {}: a gate compares one "
-                               "architecture with itself; gate against a baseline measured on {}",
-                               baseline_path, a, candidate_source, candidate_architecture, candidate_architecture));
+  throw UsageError(
+      fmt::format("{}: field 'conditions.architecture' is '{}' but {} is {}: a gate compares one "
+                  "architecture with itself; gate against a baseline measured on {}",
+                  baseline_path, a, candidate_source, candidate_architecture, candidate_architecture));
 }
 
 namespace {
@@ -72,10 +74,11 @@ std::string drift_note(const RunResults& stored, const RunResults& measured) {
   const auto at = [&](double q) {
     return (ratios[static_cast<std::size_t>(q * static_cast<double>(ratios.size() - 1))] - 1) * 100;
   };
-  return fmt::format("The baseline's workers were measured again beside the candidate. Against its stored figures "
-                     "the re-measured baseline moved by {:+.1f}% (median over {} cells; 10th to 90th percentile "
-                     "{:+.1f}% to {:+.1f}%): what a gate on the stored figures would have taken for change.",
-                     at(0.5), ratios.size(), at(0.1), at(0.9));
+  return fmt::format(
+      "The baseline's workers were measured again beside the candidate. Against its stored figures "
+      "the re-measured baseline moved by {:+.1f}% (median over {} cells; 10th to 90th percentile "
+      "{:+.1f}% to {:+.1f}%): what a gate on the stored figures would have taken for change.",
+      at(0.5), ratios.size(), at(0.1), at(0.9));
 }
 
 }  // namespace abench

@@ -52,7 +52,8 @@ void print_listing() {
                                    : "library not found when configuring");
   }
   fmt::print("workloads (one operation):\n");
-  for (const WorkloadRow& w : kWorkloads) fmt::print("  {:<14} {}{}\n", w.name, w.operation, w.raw ? " (raw blocks: no policy)" : "");
+  for (const WorkloadRow& w : kWorkloads)
+    fmt::print("  {:<14} {}{}\n", w.name, w.operation, w.raw ? " (raw blocks: no policy)" : "");
   fmt::print("measures (--measure):\n");
   for (const MeasureRow& m : kMeasures) fmt::print("  {:<14} {}\n", m.name, m.what);
   fmt::print("policies:  {}\n", fmt::join(kPolicyNames, ", "));

@@ -66,8 +66,9 @@ Matrix load_measure_matrix(const MeasureOptions& o, const std::vector<std::strin
   if (matrix.protocol.seed == 0 && row_of(matrix.protocol.measure).exact) matrix.protocol.seed = 1;
   // Every shard must plan the same cell orders, and merge refuses shards of two seeds.
   if (matrix.protocol.seed == 0 && o.shard)
-    throw UsageError("option --shard: give every shard the same --seed (e.g. --seed 1, or the CI run's number): each "
-                     "machine would draw its own from the clock, and shards of different seeds do not merge");
+    throw UsageError(
+        "option --shard: give every shard the same --seed (e.g. --seed 1, or the CI run's number): each "
+        "machine would draw its own from the clock, and shards of different seeds do not merge");
   if (matrix.protocol.seed == 0)
     matrix.protocol.seed = std::random_device{}() | (std::uint64_t{std::random_device{}()} << 32) | 1;
   return matrix;
@@ -89,8 +90,10 @@ std::filesystem::path prepare_output_dir(const std::string& out, const std::stri
   hold_output_directory(dir);  // before looking at what is there: a command writing it now is named
   if (resume) return dir;      // resume_command_line checked it holds an interrupted run
   if (std::filesystem::exists(dir / "results.json"))
-    throw UsageError(fmt::format("--out {}: already holds a results.json; choose another "
-                                 "directory so no earlier result is overwritten", dir.string()));
+    throw UsageError(
+        fmt::format("--out {}: already holds a results.json; choose another "
+                    "directory so no earlier result is overwritten",
+                    dir.string()));
   return dir;
 }
 

@@ -37,8 +37,10 @@ std::vector<std::string> option_values(const std::vector<std::string>& line, con
     for (std::string& item : split_on_commas(text)) values.push_back(std::move(item));
   };
   for (std::size_t i = 0; i < line.size(); ++i) {
-    if (line[i] == option && i + 1 < line.size()) add(line[++i]);
-    else if (line[i].starts_with(option + "=")) add(line[i].substr(option.size() + 1));
+    if (line[i] == option && i + 1 < line.size())
+      add(line[++i]);
+    else if (line[i].starts_with(option + "="))
+      add(line[i].substr(option.size() + 1));
   }
   return values;
 }
@@ -82,11 +84,12 @@ VerdictSettings compare_settings(const std::vector<ShardResults>& shards, const 
     const VerdictSettings stored = load_comparison(path).settings;
     if (std::abs(stored.confidence - settings.confidence) > 1e-9 ||
         std::abs(stored.min_effect - settings.min_effect) > 1e-9 || std::abs(stored.detect - settings.detect) > 1e-9)
-      throw UsageError(fmt::format("abench merge: {} judges at confidence {:g}, minimum effect {:g}% and margin ±{:g}%, "
-                                   "merge at {:g}, {:g}% and ±{:g}%: give abench merge the --confidence, --min-effect "
-                                   "and --detect the shards ran with; nothing was merged",
-                                   path, stored.confidence, stored.min_effect * 100, stored.detect * 100,
-                                   settings.confidence, settings.min_effect * 100, settings.detect * 100));
+      throw UsageError(
+          fmt::format("abench merge: {} judges at confidence {:g}, minimum effect {:g}% and margin ±{:g}%, "
+                      "merge at {:g}, {:g}% and ±{:g}%: give abench merge the --confidence, --min-effect "
+                      "and --detect the shards ran with; nothing was merged",
+                      path, stored.confidence, stored.min_effect * 100, stored.detect * 100, settings.confidence,
+                      settings.min_effect * 100, settings.detect * 100));
   }
   return settings;
 }
@@ -102,7 +105,8 @@ MergedGateRules merged_gate_rules(const std::vector<ShardResults>& shards, const
   j.noise = gate_noise(o.gate, j.baseline_path);
   // compare --gate judges at the compare's settings; gate at its confidence and the rule's
   // smallest effect.
-  j.settings = shards.front().command == "compare" ? compare_settings : VerdictSettings{VerdictSettings{}.min_effect, o.confidence};
+  j.settings = shards.front().command == "compare" ? compare_settings
+                                                   : VerdictSettings{VerdictSettings{}.min_effect, o.confidence};
   return j;
 }
 
@@ -132,8 +136,10 @@ std::vector<ShardResults> read_shards(const MergeRequest& o) {
   std::sort(shards.begin(), shards.end(), [](const auto& a, const auto& b) { return a.index < b.index; });
   if (!o.save_noise.empty()) baseline_store(o.save_noise, "--save-noise");  // the name checked first
   if (!o.save_noise.empty() && shards.front().command != "calibrate")
-    throw UsageError(fmt::format("option --save-noise: these are shards of 'abench {}', not of calibrate: they hold no "
-                                 "noise floors", shards.front().command));
+    throw UsageError(
+        fmt::format("option --save-noise: these are shards of 'abench {}', not of calibrate: they hold no "
+                    "noise floors",
+                    shards.front().command));
   return shards;
 }
 

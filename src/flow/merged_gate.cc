@@ -34,8 +34,10 @@ RunResults stored_second_run(const ShardResults& shard, const std::string& path)
     same = second.cells[i].cell.variant == shard.results.cells[i].cell.variant &&
            same_work(second.cells[i].cell.spec, shard.results.cells[i].cell.spec);
   if (!same)
-    throw UsageError(fmt::format("abench merge: {} does not measure the variants and cells of {}: it is not that "
-                                 "shard's second run; nothing was merged", path, shard.path));
+    throw UsageError(
+        fmt::format("abench merge: {} does not measure the variants and cells of {}: it is not that "
+                    "shard's second run; nothing was merged",
+                    path, shard.path));
   return second;
 }
 
@@ -43,9 +45,11 @@ RunResults stored_second_run(const ShardResults& shard, const std::string& path)
 GateVerdict judge_shard(const ShardResults& shard, const MergedGateRules& j) {
   if (shard.results.plan.partner.empty()) {  // gated on the baseline's stored figures
     if (!j.baseline)
-      throw UsageError(fmt::format("abench merge: {} was gated against a baseline's stored figures: name that "
-                                   "baseline (abench merge --baseline NAME|PATH) so its cells are judged again here; "
-                                   "nothing was merged", shard.path));
+      throw UsageError(
+          fmt::format("abench merge: {} was gated against a baseline's stored figures: name that "
+                      "baseline (abench merge --baseline NAME|PATH) so its cells are judged again here; "
+                      "nothing was merged",
+                      shard.path));
     std::set<std::string> measured;
     for (const CellRecord& cell : shard.results.cells) measured.insert(cell_key(shard.results, cell));
     RunResults before = *j.baseline;
@@ -57,8 +61,10 @@ GateVerdict judge_shard(const ShardResults& shard, const MergedGateRules& j) {
   if (verdict.regressions == 0) return verdict;
   const std::filesystem::path second_path = shard.dir / "confirm" / "results.json";
   if (!std::filesystem::exists(second_path)) {
-    verdict.notes.push_back(fmt::format("Shard {}/{} stored no second run of its regressions ({} is not there): "
-                                        "they stand unconfirmed.", shard.index, shard.count, second_path.string()));
+    verdict.notes.push_back(
+        fmt::format("Shard {}/{} stored no second run of its regressions ({} is not there): "
+                    "they stand unconfirmed.",
+                    shard.index, shard.count, second_path.string()));
     return verdict;
   }
   RunResults measured = shard.results;
@@ -72,31 +78,37 @@ GateVerdict judge_shard(const ShardResults& shard, const MergedGateRules& j) {
 void check_same_rules(const ShardResults& shard, const GateVerdict& judged) {
   const std::string path = (shard.dir / "gate.json").string();
   if (!std::filesystem::exists(path))
-    throw UsageError(fmt::format("abench merge: {} is missing: every shard of a gate writes one; nothing was merged", path));
+    throw UsageError(
+        fmt::format("abench merge: {} is missing: every shard of a gate writes one; nothing was merged", path));
   const GateVerdict stored = gate_verdict_from_json(read_json_file(path, "abench merge"), path);
-  const std::string give = "give abench merge the --confidence, --threshold, --gate-file, --noise and --baseline the "
-                           "shards were gated with; nothing was merged";
+  const std::string give =
+      "give abench merge the --confidence, --threshold, --gate-file, --noise and --baseline the "
+      "shards were gated with; nothing was merged";
   if (!same_value(stored.confidence, judged.confidence))
     throw UsageError(fmt::format("abench merge: {}: field 'confidence' is {:g}, merge judges at {:g}: {}", path,
                                  stored.confidence, judged.confidence, give));
   std::map<std::string, const GateCell*> by_key;
   for (const GateCell& cell : stored.cells) by_key[cell.key] = &cell;
   if (by_key.size() != stored.cells.size() || stored.cells.size() != judged.cells.size())
-    throw UsageError(fmt::format("abench merge: {} judges {} cells, the shard's results {}: it is not the gate of "
-                                 "those results; nothing was merged", path, stored.cells.size(), judged.cells.size()));
+    throw UsageError(
+        fmt::format("abench merge: {} judges {} cells, the shard's results {}: it is not the gate of "
+                    "those results; nothing was merged",
+                    path, stored.cells.size(), judged.cells.size()));
   for (const GateCell& cell : judged.cells) {
     const auto s = by_key.find(cell.key);
     if (s == by_key.end())
-      throw UsageError(fmt::format("abench merge: {} has no cell '{}', which the shard's results measure: it is not "
-                                   "the gate of those results; nothing was merged", path, printable(cell.key)));
+      throw UsageError(
+          fmt::format("abench merge: {} has no cell '{}', which the shard's results measure: it is not "
+                      "the gate of those results; nothing was merged",
+                      path, printable(cell.key)));
     const GateCell& was = *s->second;
     if (!same_value(was.threshold, cell.threshold) || !same_value(was.noise_floor, cell.noise_floor) ||
         !same_value(was.applied, cell.applied))
-      throw UsageError(fmt::format("abench merge: {}: cell '{}' was judged at a threshold of {} (noise floor {}, "
-                                   "applied {}); merge's rules give {} (noise floor {}, applied {}): {}",
-                                   path, printable(cell.key), percent(was.threshold), percent(was.noise_floor),
-                                   percent(was.applied), percent(cell.threshold), percent(cell.noise_floor),
-                                   percent(cell.applied), give));
+      throw UsageError(
+          fmt::format("abench merge: {}: cell '{}' was judged at a threshold of {} (noise floor {}, "
+                      "applied {}); merge's rules give {} (noise floor {}, applied {}): {}",
+                      path, printable(cell.key), percent(was.threshold), percent(was.noise_floor), percent(was.applied),
+                      percent(cell.threshold), percent(cell.noise_floor), percent(cell.applied), give));
   }
 }
 
@@ -120,7 +132,8 @@ GateVerdict judge_merged_gate(const std::vector<ShardResults>& shards, const Run
   for (const CellRecord& cell : merged.cells) position.emplace(cell_key(merged, cell), position.size());
   std::stable_sort(verdict.cells.begin(), verdict.cells.end(), [&](const GateCell& a, const GateCell& b) {
     const auto pa = position.find(a.key), pb = position.find(b.key);
-    return (pa == position.end() ? position.size() : pa->second) < (pb == position.end() ? position.size() : pb->second);
+    return (pa == position.end() ? position.size() : pa->second) <
+           (pb == position.end() ? position.size() : pb->second);
   });
   const std::set<std::string> warnings(merged.conditions.warnings.begin(), merged.conditions.warnings.end());
   verdict.warnings.assign(warnings.begin(), warnings.end());

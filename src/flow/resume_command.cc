@@ -19,8 +19,10 @@ std::vector<std::string> command_line_to_parse(int argc, char** argv, ResumeRequ
   const std::size_t resume_args = joined ? 3u : 4u;
   const bool trust = args.size() == resume_args + 1 && args.back() == "--trust-stored-command";
   if (at != args.begin() + 2 || args.size() != resume_args + (trust ? 1 : 0))
-    throw UsageError(fmt::format("abench {} --resume DIR takes no other options but --trust-stored-command: the run "
-                                 "goes on with the options it was started with", args[1]));
+    throw UsageError(
+        fmt::format("abench {} --resume DIR takes no other options but --trust-stored-command: the run "
+                    "goes on with the options it was started with",
+                    args[1]));
   resume->dir = joined ? at->substr(9) : args[3];
   if (resume->dir.empty()) throw UsageError("--resume: name the directory of the interrupted run");
   StoredCommand stored = resume_command_line(resume->dir, args[1], args[0]);

@@ -35,9 +35,11 @@ std::vector<Variant> variants_named(const RunRequest& r, const Matrix& matrix, c
   if (r.save_baseline)
     for (const Variant& v : variants)
       if (!v.plugin.empty() || !v.preload.empty() || !v.exe.empty() || !v.env.empty())
-        throw UsageError(fmt::format("option --save-baseline: variant '{}' names a plugin, preload, exe or env, which "
-                                     "a stored baseline cannot keep (it stores the built workers); gate such a build "
-                                     "with abench gate --baseline/--candidate or abench compare --gate", v.label()));
+        throw UsageError(
+            fmt::format("option --save-baseline: variant '{}' names a plugin, preload, exe or env, which "
+                        "a stored baseline cannot keep (it stores the built workers); gate such a build "
+                        "with abench gate --baseline/--candidate or abench compare --gate",
+                        v.label()));
   return variants;
 }
 
@@ -109,11 +111,12 @@ RunOutcome run_matrix(const RunRequest& r, const std::vector<std::string>& comma
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   print_and_mark(results, instrumented, matrix, r.measure.context, dir);
   const RunTotals t = totals_of(results);
-  fmt::print("{} cells, {} failed, {} refused, {} unstable; {} processes per variant; wall time {} (counting runs {:.1f} s)\n",
-             t.cells, t.failed, t.refused, t.unstable, results.protocol.processes, format_duration(wall), t.counting_s);
+  fmt::print(
+      "{} cells, {} failed, {} refused, {} unstable; {} processes per variant; wall time {} (counting runs {:.1f} s)\n",
+      t.cells, t.failed, t.refused, t.unstable, results.protocol.processes, format_duration(wall), t.counting_s);
   fmt::print("results: {}/results.json, {}/results.csv{}\n", dir.string(), dir.string(),
-             instrumented ? fmt::format(", {}/explain.csv (the counts: {}/{}/results.json)", dir.string(),
-                                        dir.string(), kExplainDirectory)
+             instrumented ? fmt::format(", {}/explain.csv (the counts: {}/{}/results.json)", dir.string(), dir.string(),
+                                        kExplainDirectory)
                           : "");
   if (!r.measure.no_report) write_report_or_warn(dir);
   if (r.save_baseline) store_baseline(*r.save_baseline, results);

@@ -18,7 +18,9 @@
 
 namespace abench {
 
-std::filesystem::path baselines_directory() { return std::filesystem::path(source_directory()) / "results" / "baselines"; }
+std::filesystem::path baselines_directory() {
+  return std::filesystem::path(source_directory()) / "results" / "baselines";
+}
 
 std::filesystem::path baseline_store(const std::string& name, const std::string& what) {
   return baselines_directory() / checked_name(name, what);
@@ -63,9 +65,11 @@ std::vector<Variant> stored_worker_variants(const std::filesystem::path& workers
   for (const std::string& backend : matrix.backends) {
     const auto exe = workers / ("abench-worker-" + backend);
     if (!std::filesystem::exists(exe))
-      throw UsageError(fmt::format("{}: the stored baseline has no worker for backend '{}' (it was stored from a "
-                                   "run without it); store the baseline again with that backend, or gate on the "
-                                   "stored figures with --stored-figures", workers.string(), backend));
+      throw UsageError(
+          fmt::format("{}: the stored baseline has no worker for backend '{}' (it was stored from a "
+                      "run without it); store the baseline again with that backend, or gate on the "
+                      "stored figures with --stored-figures",
+                      workers.string(), backend));
     for (Policy policy : matrix.policies) {
       Variant v;
       v.backend = backend;
@@ -106,8 +110,7 @@ std::string resolve_stored(const std::string& name_or_path, const char* file) {
   const auto dir = baselines_directory() / name_or_path;
   if (!std::filesystem::exists(dir / file, ec)) {
     std::string stored;
-    for (const auto& e : std::filesystem::directory_iterator(dir.parent_path(), ec))
-    {
+    for (const auto& e : std::filesystem::directory_iterator(dir.parent_path(), ec)) {
       if (!stored.empty()) stored += ", ";
       stored += e.path().filename().string();
     }

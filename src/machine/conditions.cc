@@ -44,8 +44,7 @@ std::vector<ArmCore> sysfs_arm_cores(unsigned cpus) {
 
 // From sysfs (what the kernel probed), else glibc's sysconf, which is 0 on many Arm systems.
 nlohmann::json cache_line_bytes() {
-  if (const auto line = read_first_line("/sys/devices/system/cpu/cpu0/cache/index0/coherency_line_size"))
-    try {
+  if (const auto line = read_first_line("/sys/devices/system/cpu/cpu0/cache/index0/coherency_line_size")) try {
       if (const int bytes = std::stoi(*line); bytes > 0) return bytes;
     } catch (const std::exception&) {
     }
@@ -155,9 +154,10 @@ std::vector<std::string> environment_warnings(const nlohmann::json& c, int pinne
       if (k.value("state", nlohmann::json()).is_string() && k["state"] == "on")
         for (const auto& action : k["actions"])
           if (action == "pageout") {
-            w.push_back("the kernel's DAMON is on with a 'pageout' scheme: it reclaims memory it finds cold, the "
-                        "workers' included, so a process can run slower until its pages are back; trust paired "
-                        "rounds over single figures");
+            w.push_back(
+                "the kernel's DAMON is on with a 'pageout' scheme: it reclaims memory it finds cold, the "
+                "workers' included, so a process can run slower until its pages are back; trust paired "
+                "rounds over single figures");
             break;
           }
   double load = 0;
@@ -193,13 +193,14 @@ nlohmann::json collect_conditions() {
   nlohmann::json conditions = {
       {"cpu_model", model.empty() ? nlohmann::json(nullptr) : nlohmann::json(model)},
       // Arm's MIDR fields of the first core (big.LITTLE parts: cpu_model lists every kind).
-      {"cpu_implementer", cores.empty() ? nlohmann::json(nullptr) : nlohmann::json(fmt::format("{:#04x}", cores[0].implementer))},
+      {"cpu_implementer",
+       cores.empty() ? nlohmann::json(nullptr) : nlohmann::json(fmt::format("{:#04x}", cores[0].implementer))},
       {"cpu_part", cores.empty() ? nlohmann::json(nullptr) : nlohmann::json(fmt::format("{:#05x}", cores[0].part))},
       {"cache_line_bytes", cache_line_bytes()},
       {"logical_cpus", std::thread::hardware_concurrency()},
       {"allowed_cpus", allowed_cpus()},
-      {"memory_bytes", static_cast<std::uint64_t>(sysconf(_SC_PHYS_PAGES)) *
-                           static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE))},
+      {"memory_bytes",
+       static_cast<std::uint64_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE))},
       {"page_size", sysconf(_SC_PAGESIZE)},
       {"hostname", host},
       {"kernel", std::string(uts.sysname) + " " + uts.release + " " + uts.version},

@@ -21,7 +21,7 @@ struct CpuIdentity {
   std::string family;
   std::string model;  // "AMD EPYC 7B13", "Arm Neoverse-N1", "Arm Cortex-A55 x4 + Cortex-A76 x4"; "" unknown
   std::vector<ArmCore> arm_cores;  // one per processor, Arm only
-  bool hypervisor_flag = false;  // x86: cpuid's hypervisor bit, as the flags line shows it
+  bool hypervisor_flag = false;    // x86: cpuid's hypervisor bit, as the flags line shows it
 };
 
 CpuIdentity parse_cpuinfo(const std::string& text);

@@ -39,7 +39,8 @@ std::string architecture_family(const std::string& machine) {
 std::optional<std::string> detect_hypervisor(const FirstLineReader& read, const CpuIdentity& cpu) {
   if (auto type = read("/sys/hypervisor/type"); type && !type->empty()) return *type;  // Xen
   // Arm guests learn of their hypervisor from the device tree.
-  for (const char* path : {"/proc/device-tree/hypervisor/compatible", "/sys/firmware/devicetree/base/hypervisor/compatible"})
+  for (const char* path :
+       {"/proc/device-tree/hypervisor/compatible", "/sys/firmware/devicetree/base/hypervisor/compatible"})
     if (auto compatible = read(path); compatible && !compatible->empty())
       return compatible->substr(0, compatible->find('\0'));
   const std::string vendor = read("/sys/class/dmi/id/sys_vendor").value_or("");

@@ -42,9 +42,10 @@ std::vector<std::string> keys_of(const nlohmann::json& object, const std::set<st
 // A refusal naming both files, the field and both values.
 [[noreturn]] void refuse(const ShardResults& a, const ShardResults& b, const std::string& field,
                          const nlohmann::json& va, const nlohmann::json& vb, const std::string& why) {
-  throw UsageError(fmt::format("abench merge: field '{}' is {} in {} (shard {}/{}) but {} in {} (shard {}/{}): {}; "
-                               "nothing was merged",
-                               field, text_of(va), a.path, a.index, a.count, text_of(vb), b.path, b.index, b.count, why));
+  throw UsageError(
+      fmt::format("abench merge: field '{}' is {} in {} (shard {}/{}) but {} in {} (shard {}/{}): {}; "
+                  "nothing was merged",
+                  field, text_of(va), a.path, a.index, a.count, text_of(vb), b.path, b.index, b.count, why));
 }
 
 void check_same(const ShardResults& a, const ShardResults& b, const std::string& section,
@@ -79,24 +80,28 @@ ShardResults read_shard(const std::filesystem::path& dir) {
   const bool calibrate = !std::filesystem::exists(dir / "results.json") && std::filesystem::exists(dir / "noise.json");
   shard.path = (calibrate ? dir / "run1" / "results.json" : dir / "results.json").string();
   if (!std::filesystem::exists(shard.path))
-    throw UsageError(fmt::format("abench merge: {} holds no results.json (nor a calibrate's noise.json): name the "
-                                 "output directory of a shard (--shard K/N); nothing was merged", dir.string()));
+    throw UsageError(
+        fmt::format("abench merge: {} holds no results.json (nor a calibrate's noise.json): name the "
+                    "output directory of a shard (--shard K/N); nothing was merged",
+                    dir.string()));
   // The one reader: every field and cross-reference checked (plan_ids one plan cell per cell).
   shard.results = load_results(shard.path);
   if (!shard.results.plan.shard)
-    throw UsageError(fmt::format("abench merge: {}: field 'shard' is missing: these results were not measured "
-                                 "with --shard K/N, so there is nothing to merge them with", shard.path));
+    throw UsageError(
+        fmt::format("abench merge: {}: field 'shard' is missing: these results were not measured "
+                    "with --shard K/N, so there is nothing to merge them with",
+                    shard.path));
   shard.index = shard.results.plan.shard->index;
   shard.count = shard.results.plan.shard->count;
   const std::vector<std::string>& line = shard.results.command_line;
   shard.command = line.size() >= 2 ? line[1] : "";
   if (!shard.results.complete)
-    throw UsageError(fmt::format(
-        "abench merge: {}: shard {}/{} is not finished (field 'complete' is false){}; nothing was merged",
-        shard.path, shard.index, shard.count,
-        shard.command == "run" || shard.command == "compare"
-            ? fmt::format(": finish it with abench {} --resume {}", shard.command, dir.string())
-            : ": run it again"));
+    throw UsageError(
+        fmt::format("abench merge: {}: shard {}/{} is not finished (field 'complete' is false){}; nothing was merged",
+                    shard.path, shard.index, shard.count,
+                    shard.command == "run" || shard.command == "compare"
+                        ? fmt::format(": finish it with abench {} --resume {}", shard.command, dir.string())
+                        : ": run it again"));
   shard.canonical = results_to_json(shard.results);
   return shard;
 }
@@ -110,7 +115,8 @@ void check_shards_belong_together(const std::vector<ShardResults>& shards, bool 
         refuse(first, s, "shard.count", first.count, s.count, "they split the plan into different numbers of shards");
       if (s.command != first.command)
         refuse(first, s, "command_line[1]", first.command, s.command, "a merge joins shards of one command");
-      check_same(first, s, "matrix", {"name", "backends", "policies", "workloads", "sizes", "alignments", "live", "entry"},
+      check_same(first, s, "matrix",
+                 {"name", "backends", "policies", "workloads", "sizes", "alignments", "live", "entry"},
                  "they measure different matrices");
       check_same(first, s, "protocol", {"seed"},
                  "shards of different seeds plan different cell orders; give every shard the same --seed");
@@ -125,7 +131,8 @@ void check_shards_belong_together(const std::vector<ShardResults>& shards, bool 
                "they measure different variants");
       for (std::size_t v = 0; v < va.size(); ++v) {
         const std::string field = fmt::format("variants[{}].", v);
-        if (const auto key = first_difference(va[v], vb[v], {"label", "backend", "policy", "plugin", "preload", "exe", "env"});
+        if (const auto key =
+                first_difference(va[v], vb[v], {"label", "backend", "policy", "plugin", "preload", "exe", "env"});
             !key.empty())
           refuse(first, s, field + key, va[v].value(key, nlohmann::json()), vb[v].value(key, nlohmann::json()),
                  "they measure different variants");
@@ -134,7 +141,8 @@ void check_shards_belong_together(const std::vector<ShardResults>& shards, bool 
           if (va[v].value("entry_set", "") != vb[v].value("entry_set", ""))
             refuse(first, s, field + "entry_set", va[v]["entry_set"], vb[v]["entry_set"],
                    "their workers called the allocator through different entry-point sets");
-          if (const auto key = first_difference(va[v], vb[v], {"allocator_version", "malloc_object", "worker_git_revision"});
+          if (const auto key =
+                  first_difference(va[v], vb[v], {"allocator_version", "malloc_object", "worker_git_revision"});
               !key.empty())
             refuse(first, s, field + key, va[v].value(key, nlohmann::json()), vb[v].value(key, nlohmann::json()),
                    "their workers were different builds");
@@ -151,10 +159,13 @@ void check_shards_belong_together(const std::vector<ShardResults>& shards, bool 
   std::map<int, std::string> given;
   for (const ShardResults& s : shards) {
     if (s.index > s.count)
-      throw UsageError(fmt::format("abench merge: {}: field 'shard.index' is {}, past shard.count {}", s.path, s.index, s.count));
+      throw UsageError(
+          fmt::format("abench merge: {}: field 'shard.index' is {}, past shard.count {}", s.path, s.index, s.count));
     if (const auto [at, fresh] = given.emplace(s.index, s.path); !fresh)
-      throw UsageError(fmt::format("abench merge: shard {}/{} is given twice ({} and {}): each shard once; nothing "
-                                   "was merged", s.index, s.count, at->second, s.path));
+      throw UsageError(
+          fmt::format("abench merge: shard {}/{} is given twice ({} and {}): each shard once; nothing "
+                      "was merged",
+                      s.index, s.count, at->second, s.path));
   }
   std::vector<int> missing, present;
   for (int k = 1; k <= first.count; ++k) (given.contains(k) ? present : missing).push_back(k);
@@ -191,13 +202,16 @@ void lay_in_shard(RunResults& merged, const ShardResults& shard, std::vector<boo
     const std::size_t variant = static_cast<std::size_t>(v - variants.begin());
     if (id < 0 || static_cast<std::size_t>(id) >= plan_cells || filled[static_cast<std::size_t>(id)] ||
         v == variants.end() || static_cast<std::size_t>(id) / per_variant != variant)
-      throw UsageError(fmt::format("abench merge: {}: cell {} (plan cell {}) is not a cell of this plan or is "
-                                   "measured by two shards; nothing was merged", shard.path, i, id));
+      throw UsageError(
+          fmt::format("abench merge: {}: cell {} (plan cell {}) is not a cell of this plan or is "
+                      "measured by two shards; nothing was merged",
+                      shard.path, i, id));
     const CellSpec& expected = planned[variant].at(static_cast<std::size_t>(id) % per_variant);
     if (planned[variant].size() != per_variant || !same_work(stored.cell.spec, expected))
-      throw UsageError(fmt::format("abench merge: {}: field 'shard.plan_ids[{}]' puts cell {} ({}) at plan cell {}, "
-                                   "where the plan measures {}; nothing was merged", shard.path, i, i,
-                                   cell_label(stored.cell.spec), id, cell_label(expected)));
+      throw UsageError(
+          fmt::format("abench merge: {}: field 'shard.plan_ids[{}]' puts cell {} ({}) at plan cell {}, "
+                      "where the plan measures {}; nothing was merged",
+                      shard.path, i, i, cell_label(stored.cell.spec), id, cell_label(expected)));
     filled[static_cast<std::size_t>(id)] = true;
     CellRecord& record = merged.cells[static_cast<std::size_t>(id)];
     record.cell = {stored.cell.spec, variant};
@@ -237,8 +251,10 @@ RunResults merge_shards(const std::vector<ShardResults>& shards, const std::vect
     std::size_t measured = 0;
     for (const ShardResults* s : in_order) measured += s->results.cells.size();
     if (measured != plan_cells)
-      throw UsageError(fmt::format("abench merge: the shards hold {} cells but their plan has {} (field "
-                                   "'shard.plan_cells'); nothing was merged", measured, plan_cells));
+      throw UsageError(
+          fmt::format("abench merge: the shards hold {} cells but their plan has {} (field "
+                      "'shard.plan_cells'); nothing was merged",
+                      measured, plan_cells));
     merged.cells.resize(plan_cells);
     std::vector<bool> filled(plan_cells, false);
     MergeInfo info;
@@ -252,9 +268,10 @@ RunResults merge_shards(const std::vector<ShardResults>& shards, const std::vect
       const std::string& finished = s->results.finished_at;
       if (merged.started_at.empty() || started < merged.started_at) merged.started_at = started;
       merged.finished_at = std::max(merged.finished_at, finished);
-      info.shards.push_back({s->index, s->dir.string(), s->results.run_id, started, finished, fingerprint_of(s->canonical),
-                             conditions.facts.value("hostname", nlohmann::json()), s->results.cells.size(),
-                             s->results.plan.shard->expected_s, conditions_to_json(conditions)});
+      info.shards.push_back({s->index, s->dir.string(), s->results.run_id, started, finished,
+                             fingerprint_of(s->canonical), conditions.facts.value("hostname", nlohmann::json()),
+                             s->results.cells.size(), s->results.plan.shard->expected_s,
+                             conditions_to_json(conditions)});
     }
     for (const CellRecord& record : merged.cells) merged.plan.cells.push_back(record.cell);
     // A compare's (or side-by-side gate's) variants pair up: 2p the baseline, 2p+1 its candidate.
@@ -268,11 +285,12 @@ RunResults merge_shards(const std::vector<ShardResults>& shards, const std::vect
     }
     merged.conditions = first.results.conditions;
     if (machines.size() > 1)
-      warnings.insert(fmt::format("merged from {} shards measured on {} machines (fingerprints {}): each cell's "
-                                  "field 'machine_fingerprint' says where it was measured; a cell's variants were "
-                                  "measured side by side on one machine, but figures of cells from two machines "
-                                  "are not comparable",
-                                  in_order.size(), machines.size(), fmt::join(machines, ", ")));
+      warnings.insert(
+          fmt::format("merged from {} shards measured on {} machines (fingerprints {}): each cell's "
+                      "field 'machine_fingerprint' says where it was measured; a cell's variants were "
+                      "measured side by side on one machine, but figures of cells from two machines "
+                      "are not comparable",
+                      in_order.size(), machines.size(), fmt::join(machines, ", ")));
     merged.conditions.warnings.assign(warnings.begin(), warnings.end());
     info.command_line = merge_command_line;
     info.machines = machines.size();

@@ -15,13 +15,13 @@ namespace abench {
 
 struct ShardResults {
   std::filesystem::path dir;
-  std::string path;      // the results.json read
-  RunResults results;    // as the one reader decodes it (src/results/results_reader.h)
+  std::string path;    // the results.json read
+  RunResults results;  // as the one reader decodes it (src/results/results_reader.h)
   // results_to_json(results): the checked results in the file's form, which the shards'
   // matrix, protocol, variants and conditions are compared in, field by field.
   nlohmann::json canonical;
   int index = 0, count = 0;
-  std::string command;   // run, compare, gate or calibrate
+  std::string command;  // run, compare, gate or calibrate
 };
 
 // DIR/results.json, or for a calibrate shard DIR/run1/results.json. UsageError when it is

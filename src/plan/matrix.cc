@@ -32,34 +32,29 @@ constexpr std::size_t kMaxLive = 1 << 20;
 // construction); above it, it is requested (page-aligned I/O buffers and the like).
 constexpr std::size_t kPreferredOnlyUpTo = 256;
 
-const std::set<std::string> kTopLevelFields{"description", "backends", "policies", "workloads",
-                                            "sizes",       "alignments", "live", "entry", "protocol"};
+const std::set<std::string> kTopLevelFields{"description", "backends", "policies", "workloads", "sizes",
+                                            "alignments",  "live",     "entry",    "protocol"};
 // Beside the table's (src/plan/protocol_fields.h): the fields with shapes of their own.
 const std::set<std::string> kProtocolFieldsOutsideTheTable{"measure", "order", "fresh_process_per_cell", "cpu", "seed"};
 
 std::string joined(const auto& names) { return fmt::format("{}", fmt::join(names, ", ")); }
 
-[[noreturn]] void fail(const std::string& where, const std::string& what) {
-  throw UsageError(where + ": " + what);
-}
+[[noreturn]] void fail(const std::string& where, const std::string& what) { throw UsageError(where + ": " + what); }
 
 void reject_unknown_fields(const nlohmann::json& object, const std::set<std::string>& allowed,
                            const std::string& where) {
   for (const auto& [key, value] : object.items())
-    if (!allowed.contains(key))
-      fail(where, fmt::format("unknown field '{}' (allowed: {})", key, joined(allowed)));
+    if (!allowed.contains(key)) fail(where, fmt::format("unknown field '{}' (allowed: {})", key, joined(allowed)));
 }
 
-std::uint64_t unsigned_value(const nlohmann::json& v, const std::string& where,
-                             const std::string& expected) {
+std::uint64_t unsigned_value(const nlohmann::json& v, const std::string& where, const std::string& expected) {
   if (!v.is_number_unsigned() && !(v.is_number_integer() && v.get<std::int64_t>() >= 0))
     fail(where, fmt::format("{} is not {}", v.dump(), expected));
   return v.get<std::uint64_t>();
 }
 
 template <class T, class Parse>
-std::vector<T> parse_axis(const nlohmann::json& matrix, const char* field, const std::string& file,
-                          Parse parse) {
+std::vector<T> parse_axis(const nlohmann::json& matrix, const char* field, const std::string& file, Parse parse) {
   const std::string where = fmt::format("{}: field '{}'", file, field);
   if (!matrix.contains(field)) fail(where, "missing (every matrix names all its axes)");
   const auto& list = matrix.at(field);
@@ -115,7 +110,8 @@ void parse_protocol(const nlohmann::json& j, const std::string& file, RunProtoco
 }  // namespace
 
 std::string parse_entry_set(const std::string& name, const std::string& where) {
-  if (!entry_set_named(name)) fail(where, fmt::format("unknown entry-point set '{}' (allowed: portable, native, rust)", name));
+  if (!entry_set_named(name))
+    fail(where, fmt::format("unknown entry-point set '{}' (allowed: portable, native, rust)", name));
   return name;
 }
 
@@ -138,8 +134,7 @@ const std::vector<std::string>& known_backends() {
 }
 
 std::uint64_t physical_memory_bytes() {
-  return static_cast<std::uint64_t>(sysconf(_SC_PHYS_PAGES)) *
-         static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
+  return static_cast<std::uint64_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
 }
 
 std::size_t parse_size(const nlohmann::json& value, const std::string& where) {
@@ -156,20 +151,18 @@ std::size_t checked_alignment(std::uint64_t a, const std::string& where) {
     fail(where, fmt::format("alignment {} is not a power of two from 1 to {}", a, kMaxAlignment));
   return static_cast<std::size_t>(a);
 }
-Alignment from_bare_number(std::size_t a) {
-  return a <= kPreferredOnlyUpTo ? Alignment{1, a} : Alignment{a, a};
-}
+Alignment from_bare_number(std::size_t a) { return a <= kPreferredOnlyUpTo ? Alignment{1, a} : Alignment{a, a}; }
 }  // namespace
 
 Alignment parse_alignment(const nlohmann::json& value, const std::string& where) {
-  const std::string expected =
-      "an alignment: a power of two, or {\"requested\": R, \"preferred\": P}";
+  const std::string expected = "an alignment: a power of two, or {\"requested\": R, \"preferred\": P}";
   if (value.is_object()) {
     reject_unknown_fields(value, {"requested", "preferred"}, where);
     if (!value.contains("requested") || !value.contains("preferred"))
       fail(where, "an alignment object needs both 'requested' and 'preferred'");
-    return {checked_alignment(unsigned_value(value["requested"], where + ".requested", expected), where + ".requested"),
-            checked_alignment(unsigned_value(value["preferred"], where + ".preferred", expected), where + ".preferred")};
+    return {
+        checked_alignment(unsigned_value(value["requested"], where + ".requested", expected), where + ".requested"),
+        checked_alignment(unsigned_value(value["preferred"], where + ".preferred", expected), where + ".preferred")};
   }
   return from_bare_number(checked_alignment(unsigned_value(value, where, expected), where));
 }
@@ -178,7 +171,8 @@ Alignment parse_alignment_text(const std::string& text, const std::string& where
   auto number = [&](const std::string& part) -> std::uint64_t {
     if (part.empty() || !std::all_of(part.begin(), part.end(), ::isdigit) || part.size() > 12)
       fail(where, fmt::format("'{}' is not an alignment (allowed: a power of two N, or R:P as "
-                              "requested:preferred, e.g. 256 or 1:256)", text));
+                              "requested:preferred, e.g. 256 or 1:256)",
+                              text));
     return std::stoull(part);
   };
   const auto colon = text.find(':');
@@ -204,15 +198,15 @@ Workload parse_workload(const std::string& name, const std::string& where) {
   fail(where, fmt::format("unknown workload '{}' (allowed: {})", name, joined(kWorkloadNames)));
 }
 
-std::string parse_backend(const std::string& name, const std::vector<std::string>& built,
-                          const std::string& where) {
+std::string parse_backend(const std::string& name, const std::vector<std::string>& built, const std::string& where) {
   const auto& known = known_backends();
   if (std::find(known.begin(), known.end(), name) == known.end())
     fail(where, fmt::format("unknown backend '{}' (allowed: {})", name, joined(known)));
   if (std::find(built.begin(), built.end(), name) == built.end()) {
     const BackendTraits* traits = backend_named(name);
     fail(where, fmt::format("backend '{}' was not built on this machine (its library was not found when "
-                            "configuring{}; built: {})", name,
+                            "configuring{}; built: {})",
+                            name,
                             traits && !traits->debian_package.empty()
                                 ? fmt::format(": apt-get install {}, then build again", traits->debian_package)
                                 : "",
@@ -234,8 +228,7 @@ std::vector<std::string> available_matrices() {
 }
 
 std::string resolve_matrix_path(const std::string& name_or_path) {
-  const bool looks_like_path = name_or_path.find('/') != std::string::npos ||
-                               name_or_path.ends_with(".json");
+  const bool looks_like_path = name_or_path.find('/') != std::string::npos || name_or_path.ends_with(".json");
   if (looks_like_path) return name_or_path;
   return matrices_directory() + "/" + name_or_path + ".json";
 }
@@ -244,8 +237,10 @@ Matrix load_matrix(const std::string& name_or_path, const std::vector<std::strin
   const std::string path = resolve_matrix_path(name_or_path);
   std::ifstream in(path);
   if (!in) {
-    throw UsageError(fmt::format("matrix '{}': cannot read {} (available matrices: {}; or give "
-                                 "a path to a .json file)", name_or_path, path, joined(available_matrices())));
+    throw UsageError(
+        fmt::format("matrix '{}': cannot read {} (available matrices: {}; or give "
+                    "a path to a .json file)",
+                    name_or_path, path, joined(available_matrices())));
   }
   const nlohmann::json j = read_json_file(path, "the matrix");
   if (!j.is_object()) throw UsageError(path + ": a matrix must be a JSON object");

@@ -30,13 +30,14 @@ struct RunProtocol {
   // process_mode "context".
   bool context = false;
   bool touch = false;
-  bool counts = true;             // instrumented counting runs beside the timings
-  bool counts_beside = true;      // counting runs beside the timed rounds on another CPU, stopped while one samples (src/run/counting_pause.h)
-  bool start_ahead = true;        // paced pairs start up beside the measured CPU, ahead of their turn
+  bool counts = true;         // instrumented counting runs beside the timings
+  bool counts_beside = true;  // counting runs beside the timed rounds on another CPU, stopped while one samples
+                              // (src/run/counting_pause.h)
+  bool start_ahead = true;    // paced pairs start up beside the measured CPU, ahead of their turn
   bool pin = true;
-  int cpu = -1;                   // -1: the last CPU the process may use
-  double worker_timeout_s = 0;    // 0: derived from the number of cells
-  std::uint64_t seed = 0;         // 0: drawn from the clock, then recorded
+  int cpu = -1;                 // -1: the last CPU the process may use
+  double worker_timeout_s = 0;  // 0: derived from the number of cells
+  std::uint64_t seed = 0;       // 0: drawn from the clock, then recorded
   // --until-interval: after `processes` rounds, more rounds for the cells whose interval is
   // still wider than this (a fraction; 0: off), each cell at most max_rounds rounds
   // (src/run/adaptive_rounds.h). The interval is at interval_confidence.
@@ -94,8 +95,7 @@ Workload parse_workload(const std::string& name, const std::string& where);
 std::string parse_entry_set(const std::string& name, const std::string& where);
 // Throws UsageError unless `backend` offers `entry` ("" always passes: its default).
 void check_backend_offers(const std::string& backend, const std::string& entry, const std::string& where);
-std::string parse_backend(const std::string& name, const std::vector<std::string>& built,
-                          const std::string& where);
+std::string parse_backend(const std::string& name, const std::vector<std::string>& built, const std::string& where);
 
 // The machine's physical memory: the largest size a cell may ask for.
 std::uint64_t physical_memory_bytes();

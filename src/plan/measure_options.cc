@@ -19,8 +19,7 @@ namespace abench {
 namespace {
 
 template <class T, class Parse>
-void override_axis(std::vector<T>& axis, const std::vector<std::string>& values, const char* option,
-                   Parse parse) {
+void override_axis(std::vector<T>& axis, const std::vector<std::string>& values, const char* option, Parse parse) {
   if (values.empty()) return;
   axis.clear();
   // Split here, not by CLI11, which drops empty items: "64,,4096" is a typo to report.
@@ -59,8 +58,9 @@ nlohmann::json number_text(const std::string& text, const std::string& where) {
 
 void check_explain_combination(Measure measure, bool sharded) {
   if (row_of(measure).callgrind)
-    throw UsageError("option --explain: --measure instructions already counts the instructions (and the simulated "
-                     "misses); --explain adds them to a timed run");
+    throw UsageError(
+        "option --explain: --measure instructions already counts the instructions (and the simulated "
+        "misses); --explain adds them to a timed run");
   if (sharded) throw UsageError("option --explain: not with --shard (explain the cells in one run)");
 }
 
@@ -76,7 +76,8 @@ void apply_measure_options(Matrix& m, const MeasureOptions& o, const std::vector
     m.entry_set = parse_entry_set(*o.entry, "--entry");
     for (const auto& backend : m.backends) check_backend_offers(backend, m.entry_set, "--entry");
   } else if (!m.entry_set.empty() && !o.backends.empty()) {
-    for (const auto& backend : m.backends) check_backend_offers(backend, m.entry_set, "the matrix's 'entry' with --backend");
+    for (const auto& backend : m.backends)
+      check_backend_offers(backend, m.entry_set, "the matrix's 'entry' with --backend");
   }
   override_axis(m.lives, o.lives, "--live",
                 [](const auto& v, const auto& w) { return parse_live(number_text(v, w), w); });
@@ -85,8 +86,10 @@ void apply_measure_options(Matrix& m, const MeasureOptions& o, const std::vector
     throw UsageError(fmt::format("option --measure: unknown measure '{}' (allowed: {})", *o.measure, measure_names()));
   // Before the checks of what this machine can measure: the combination is wrong anywhere.
   if ((o.until_interval_percent || o.budget_s) && row_of(p.measure).exact)
-    throw UsageError(fmt::format("option {}: --measure instructions repeats its counts exactly, so more rounds "
-                                 "narrow nothing; leave it out", o.budget_s ? "--budget" : "--until-interval"));
+    throw UsageError(
+        fmt::format("option {}: --measure instructions repeats its counts exactly, so more rounds "
+                    "narrow nothing; leave it out",
+                    o.budget_s ? "--budget" : "--until-interval"));
   if (o.explain) check_explain_combination(p.measure, o.shard.has_value());
   // Perf counters that cannot be opened here are an error before anything runs, never a
   // run of made-up or empty figures.
@@ -97,9 +100,10 @@ void apply_measure_options(Matrix& m, const MeasureOptions& o, const std::vector
   // callgrind translates the machine's own code; inside qemu-user there is none of it.
   if (row_of(p.measure).callgrind)
     if (const auto emulator = emulator_of_this_process())
-      throw UsageError(fmt::format("--measure instructions: not supported under emulation ({}): callgrind cannot run "
-                                   "an emulated worker; nothing was measured. Count on the machine itself",
-                                   *emulator));
+      throw UsageError(
+          fmt::format("--measure instructions: not supported under emulation ({}): callgrind cannot run "
+                      "an emulated worker; nothing was measured. Count on the machine itself",
+                      *emulator));
   if (row_of(p.measure).exact) p.samples = 1;  // every sample would be the same, unless asked
   for (const auto& [key, value] : o.protocol)
     if (const std::string wrong = set_protocol_field(*protocol_field(key), value, p); !wrong.empty())
@@ -110,18 +114,22 @@ void apply_measure_options(Matrix& m, const MeasureOptions& o, const std::vector
   }
   if (o.seed) p.seed = *o.seed;
   if (o.max_rounds && !o.until_interval_percent)
-    throw UsageError("option --max-rounds: it caps --until-interval's (or --budget's) rounds; give --until-interval "
-                     "or --budget too");
+    throw UsageError(
+        "option --max-rounds: it caps --until-interval's (or --budget's) rounds; give --until-interval "
+        "or --budget too");
   if (o.budget_s && !o.until_interval_percent)
-    throw UsageError("option --budget: it bounds the rounds added toward an interval's width; give --until-interval "
-                     "PCT too (compare aims at --detect's)");
+    throw UsageError(
+        "option --budget: it bounds the rounds added toward an interval's width; give --until-interval "
+        "PCT too (compare aims at --detect's)");
   if (o.until_interval_percent) {
     p.until_interval = *o.until_interval_percent / 100;
     p.budget_s = o.budget_s.value_or(0);
     p.max_rounds = o.max_rounds.value_or(std::max(o.budget_s ? kBudgetMaxRounds : kDefaultMaxRounds, p.processes));
     if (p.max_rounds < p.processes)
-      throw UsageError(fmt::format("option --max-rounds: {} is below the {} rounds every cell gets first (--processes); "
-                                   "allowed: {} to 1000", p.max_rounds, p.processes, p.processes));
+      throw UsageError(
+          fmt::format("option --max-rounds: {} is below the {} rounds every cell gets first (--processes); "
+                      "allowed: {} to 1000",
+                      p.max_rounds, p.processes, p.processes));
     // A round added to some cells is a process for each of them: every round of a cell is
     // alike only when every cell has processes of its own from the first round.
     p.fresh_process_per_cell = true;

@@ -45,14 +45,13 @@ std::uint64_t paired_seed(std::uint64_t seed, int round, std::size_t variant, st
 }  // namespace
 
 std::string cell_label(const CellSpec& c) {
-  return fmt::format("{} {} a{}:{} L{}", name_of(c.workload), c.size, c.alignment.requested,
-                     c.alignment.preferred, c.live);
+  return fmt::format("{} {} a{}:{} L{}", name_of(c.workload), c.size, c.alignment.requested, c.alignment.preferred,
+                     c.live);
 }
 
 std::uint64_t cell_footprint_bytes(const CellSpec& cell) {
   const ExpectedBuffer expected = expected_buffer(cell.workload, cell.size);
-  const std::uint64_t capacity = std::max<std::uint64_t>(
-      grown_capacity(cell.size, expected.min_capacity), cell.size);
+  const std::uint64_t capacity = std::max<std::uint64_t>(grown_capacity(cell.size, expected.min_capacity), cell.size);
   return (capacity + cell.alignment.effective()) * cell.live;
 }
 
@@ -98,12 +97,12 @@ Plan schedule(const Matrix& m, std::vector<Variant> variants, std::uint64_t seed
       // A paced pair keeps both sides' processes of a cell alive at once.
       const std::uint64_t processes_alive = m.protocol.interleave_batches ? 2 : 1;
       if (processes_alive * cell_footprint_bytes(spec) > physical_memory_bytes())
-        throw UsageError(fmt::format(
-            "{}: cell '{}' would keep {} bytes live{}, more than this machine's {} bytes "
-            "of memory (lower the size or the live count{})",
-            m.path, cell_label(spec), processes_alive * cell_footprint_bytes(spec),
-            processes_alive == 2 ? " in the two processes of a paced pair" : "", physical_memory_bytes(),
-            processes_alive == 2 ? ", or use --interleave cell" : ""));
+        throw UsageError(
+            fmt::format("{}: cell '{}' would keep {} bytes live{}, more than this machine's {} bytes "
+                        "of memory (lower the size or the live count{})",
+                        m.path, cell_label(spec), processes_alive * cell_footprint_bytes(spec),
+                        processes_alive == 2 ? " in the two processes of a paced pair" : "", physical_memory_bytes(),
+                        processes_alive == 2 ? ", or use --interleave cell" : ""));
       cells_of_variant[v].push_back(spec.id);
       plan.cells.push_back({spec, v});
     }
@@ -120,7 +119,10 @@ Plan schedule(const Matrix& m, std::vector<Variant> variants, std::uint64_t seed
     const std::vector<std::size_t> order = round_order(plan.variants.size(), round);
     auto add_job = [&](std::size_t v, std::vector<int> ids) {
       const std::uint64_t job_seed =
-          paired ? paired_seed(seed, round, v, ids.size() == 1 ? static_cast<std::size_t>(ids[0]) % std::max<std::size_t>(cells_per_variant, 1) : 0)
+          paired ? paired_seed(seed, round, v,
+                               ids.size() == 1
+                                   ? static_cast<std::size_t>(ids[0]) % std::max<std::size_t>(cells_per_variant, 1)
+                                   : 0)
                  : mix(seed + (plan.jobs.size() - counting_jobs));
       plan.jobs.push_back({WorkerMode::time, round, v, std::move(ids), job_seed});
     };
@@ -148,7 +150,8 @@ WholePlanPlace whole_plan_place(const Plan& plan, int id) {
 
 }  // namespace
 
-std::vector<Job> round_jobs_for_cells(const Plan& plan, std::uint64_t seed, int round, const std::vector<int>& cell_ids) {
+std::vector<Job> round_jobs_for_cells(const Plan& plan, std::uint64_t seed, int round,
+                                      const std::vector<int>& cell_ids) {
   const bool paired = !plan.partner.empty();
   const std::size_t variants = plan.variants.size();
   const std::vector<std::size_t> order = paired ? pairs_alternating(variants, round) : rotated(variants, round);
@@ -167,8 +170,9 @@ std::vector<Job> round_jobs_for_cells(const Plan& plan, std::uint64_t seed, int 
       const auto rank = static_cast<std::size_t>(std::find(order.begin(), order.end(), at.variant) - order.begin());
       // The seed a full round of processes of their own would give it (schedule above).
       const std::uint64_t job_seed =
-          paired ? paired_seed(seed, round, at.variant, at.position)
-                 : mix(seed + static_cast<std::uint64_t>(round) * at.positions * variants + at.position * variants + rank);
+          paired
+              ? paired_seed(seed, round, at.variant, at.position)
+              : mix(seed + static_cast<std::uint64_t>(round) * at.positions * variants + at.position * variants + rank);
       jobs.push_back({WorkerMode::time, round, at.variant, {cell}, job_seed});
     }
   }
@@ -218,8 +222,8 @@ void pair_partners(Plan& plan) {
 
 }  // namespace
 
-Plan make_compare_plan(const Matrix& m, const std::vector<Variant>& baselines,
-                       const std::vector<Variant>& candidates, std::uint64_t seed) {
+Plan make_compare_plan(const Matrix& m, const std::vector<Variant>& baselines, const std::vector<Variant>& candidates,
+                       std::uint64_t seed) {
   Plan plan = schedule(m, sides_interleaved(baselines, candidates), seed, pairs_alternating, true);
   pair_partners(plan);
   return plan;
@@ -260,8 +264,10 @@ std::vector<Variant> fresh_twins(std::vector<Variant>& variants) {
   // Which variants are fresh is read back from the labels (src/verdict/context.h).
   for (const Variant& v : variants)
     if (v.label().ends_with(kFreshSuffix))
-      throw UsageError(fmt::format("option --context: variant '{}' has a label ending in '{}', which --context gives "
-                                   "the fresh twins; choose another label", v.label(), kFreshSuffix));
+      throw UsageError(
+          fmt::format("option --context: variant '{}' has a label ending in '{}', which --context gives "
+                      "the fresh twins; choose another label",
+                      v.label(), kFreshSuffix));
   std::vector<Variant> fresh = variants;
   for (Variant& v : fresh) v.name = v.label() + std::string(kFreshSuffix);
   return fresh;

@@ -19,7 +19,6 @@
 
 namespace abench {
 
-
 struct PlannedCell {
   CellSpec spec;            // spec.id is the cell's index in Plan::cells
   std::size_t variant = 0;  // index in Plan::variants
@@ -38,7 +37,7 @@ struct Job {
 
 // Which part of a whole plan a sharded plan is: cell i here is cell plan_ids[i] there.
 struct PlanShard {
-  int index = 1, count = 1;  // K of N
+  int index = 1, count = 1;    // K of N
   std::size_t plan_cells = 0;  // cells of the whole plan
   std::vector<int> plan_ids;
   double expected_s = 0, plan_expected_s = 0;  // expected cost of this shard, of the whole plan
@@ -97,7 +96,8 @@ Plan make_compare_context_plan(const Matrix& matrix, const std::vector<Variant>&
 // the seeds and variant order a full round of the plan would give them: adaptive rounds
 // (src/run/adaptive_rounds.h). In a compare give the baseline cell of each pair; both sides
 // run, the side the round puts first first.
-std::vector<Job> round_jobs_for_cells(const Plan& plan, std::uint64_t seed, int round, const std::vector<int>& cell_ids);
+std::vector<Job> round_jobs_for_cells(const Plan& plan, std::uint64_t seed, int round,
+                                      const std::vector<int>& cell_ids);
 
 // Bytes a cell keeps live at its peak, by the growth rule (an upper bound for padded).
 std::uint64_t cell_footprint_bytes(const CellSpec& cell);

@@ -67,7 +67,8 @@ const ProtocolField* protocol_field(std::string_view key) {
 std::string allowed_values(const ProtocolField& f) {
   switch (f.kind) {
     case Kind::whole: return fmt::format("a whole number from {:g} to {:g}", f.low, f.high);
-    case Kind::decimal: return fmt::format("a number from {:g} to {:g}{}{}", f.low, f.high, f.unit.empty() ? "" : " ", f.unit);
+    case Kind::decimal:
+      return fmt::format("a number from {:g} to {:g}{}{}", f.low, f.high, f.unit.empty() ? "" : " ", f.unit);
     case Kind::flag: return "true or false";
   }
   return "";
@@ -80,8 +81,7 @@ std::string set_protocol_field(const ProtocolField& f, const nlohmann::json& val
       if (!value.is_boolean()) return wrong;
       p.*f.flag = value.get<bool>();
       return "";
-    case Kind::whole:
-    {
+    case Kind::whole: {
       if (!value.is_number_integer() && !value.is_number_unsigned()) return wrong;
       const double v = value.is_number_unsigned() ? static_cast<double>(value.get<std::uint64_t>())
                                                   : static_cast<double>(value.get<std::int64_t>());

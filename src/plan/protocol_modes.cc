@@ -37,7 +37,8 @@ void use_context_protocol(RunProtocol& protocol, const MeasureOptions& o) {
 
 void use_paired_protocol(RunProtocol& protocol, const MeasureOptions& options, double confidence) {
   if (row_of(protocol.measure).exact) return;
-  if (!options.protocol.contains("processes")) protocol.processes = std::max(protocol.processes, min_rounds_for(confidence));
+  if (!options.protocol.contains("processes"))
+    protocol.processes = std::max(protocol.processes, min_rounds_for(confidence));
   if (protocol.budget_s > 0 && row_of(protocol.measure).wall_clock) {
     if (!options.protocol.contains("samples")) protocol.samples = kBudgetSamples;
     if (!options.protocol.contains("min_batch_ms")) protocol.min_batch_ms = kBudgetMinBatchMs;
@@ -46,9 +47,10 @@ void use_paired_protocol(RunProtocol& protocol, const MeasureOptions& options, d
   if (protocol.context) return;  // its processes are the plan's (use_context_protocol)
   const std::string interleave = options.interleave.value_or("batch");
   if (interleave == "process" && protocol.until_interval > 0)
-    throw UsageError("option --until-interval: rounds are added cell by cell, each a process of its own; "
-                     "--interleave process runs one process a side over every cell (allowed with "
-                     "--until-interval: --interleave batch or cell)");
+    throw UsageError(
+        "option --until-interval: rounds are added cell by cell, each a process of its own; "
+        "--interleave process runs one process a side over every cell (allowed with "
+        "--until-interval: --interleave batch or cell)");
   if (interleave != "process") protocol.fresh_process_per_cell = true;
   protocol.interval_confidence = confidence;
   protocol.interleave_batches = interleave == "batch";

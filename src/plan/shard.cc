@@ -62,7 +62,8 @@ Plan shard_plan(Plan plan, const RunProtocol& protocol, ShardSpec spec) {
   }
   std::vector<int> partner;
   if (!plan.partner.empty())
-    for (int id : shard.plan_ids) partner.push_back(new_id[static_cast<std::size_t>(plan.partner[static_cast<std::size_t>(id)])]);
+    for (int id : shard.plan_ids)
+      partner.push_back(new_id[static_cast<std::size_t>(plan.partner[static_cast<std::size_t>(id)])]);
   std::vector<Job> jobs;
   for (Job job : plan.jobs) {
     std::vector<int> ids;

@@ -133,13 +133,16 @@ VariantSpec parse_variant_spec(const std::string& text, const std::string& optio
     }
   }
   if (!spec.fields.preload.empty() && spec.backend && *spec.backend != "system")
-    throw UsageError(fmt::format("{}: preload= replaces the allocator of the system worker; it "
-                                 "cannot be combined with backend={}", where, *spec.backend));
+    throw UsageError(
+        fmt::format("{}: preload= replaces the allocator of the system worker; it "
+                    "cannot be combined with backend={}",
+                    where, *spec.backend));
   if (!spec.fields.preload.empty()) spec.backend = "system";
   if (!spec.fields.preload.empty() && !spec.fields.entry.empty() && spec.fields.entry != "portable")
-    throw UsageError(fmt::format("{}: a preloaded allocator is reached through the portable calls only (malloc & co.); "
-                                 "entry={} needs a worker linked with it (docs/from-source.md)", where,
-                                 spec.fields.entry));
+    throw UsageError(
+        fmt::format("{}: a preloaded allocator is reached through the portable calls only (malloc & co.); "
+                    "entry={} needs a worker linked with it (docs/from-source.md)",
+                    where, spec.fields.entry));
   // Another build of a worker measures the backend its name says.
   if (!spec.fields.exe.empty() && !spec.backend) {
     const std::string file = std::filesystem::path(spec.fields.exe).filename().string();
@@ -147,8 +150,8 @@ VariantSpec parse_variant_spec(const std::string& text, const std::string& optio
     for (const auto& known : known_backends())
       if (file.starts_with(kPrefix) && file.substr(kPrefix.size()) == known) spec.backend = known;
     if (!spec.backend)
-      throw UsageError(fmt::format("{}: cannot tell the backend of exe '{}' from its name; add backend=NAME",
-                                   where, spec.fields.exe));
+      throw UsageError(fmt::format("{}: cannot tell the backend of exe '{}' from its name; add backend=NAME", where,
+                                   spec.fields.exe));
   }
   return spec;
 }

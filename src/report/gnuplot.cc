@@ -58,9 +58,10 @@ void run_gnuplot(const std::filesystem::path& script, const std::filesystem::pat
   const int spawned = posix_spawnp(&pid, "gnuplot", &actions, nullptr, argv, environ);
   posix_spawn_file_actions_destroy(&actions);
   if (spawned != 0)
-    throw EnvironmentError(fmt::format("cannot run gnuplot ({}): abench report draws with it; install Debian's "
-                                       "gnuplot-nox (scripts/setup.sh does)",
-                                       std::strerror(spawned)));
+    throw EnvironmentError(
+        fmt::format("cannot run gnuplot ({}): abench report draws with it; install Debian's "
+                    "gnuplot-nox (scripts/setup.sh does)",
+                    std::strerror(spawned)));
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
@@ -69,11 +70,12 @@ void run_gnuplot(const std::filesystem::path& script, const std::filesystem::pat
   printed << in.rdbuf();
   std::filesystem::remove(messages);
   if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
-    throw EnvironmentError("cannot run gnuplot: not found; abench report draws with it; install Debian's gnuplot-nox "
-                           "(scripts/setup.sh does)");
+    throw EnvironmentError(
+        "cannot run gnuplot: not found; abench report draws with it; install Debian's gnuplot-nox "
+        "(scripts/setup.sh does)");
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-    throw EnvironmentError(fmt::format("gnuplot failed on {}: {}", (work_dir / script).string(),
-                                       printable_tail(printed.str(), 2000)));
+    throw EnvironmentError(
+        fmt::format("gnuplot failed on {}: {}", (work_dir / script).string(), printable_tail(printed.str(), 2000)));
 }
 
 }  // namespace abench

@@ -45,7 +45,8 @@ CategoryLayout layout_of(const ReportModel& model, const std::string& workload) 
   for (const ReportCell& c : model.cells) {
     if (c.workload != workload) continue;
     const std::string key = cell_axes_label(c.size, c.requested_align, c.preferred_align, c.live);
-    if (layout.position.emplace(key, static_cast<int>(layout.tics.size()) + 1).second) layout.tics.push_back(axes_tic(c));
+    if (layout.position.emplace(key, static_cast<int>(layout.tics.size()) + 1).second)
+      layout.tics.push_back(axes_tic(c));
   }
   return layout;
 }
@@ -54,7 +55,8 @@ std::string xtics_of(const CategoryLayout& layout) {
   std::string out = "set xtics (";
   for (std::size_t i = 0; i < layout.tics.size(); ++i)
     out += fmt::format("{}{} {}", i ? ", " : "", gnuplot_tic_label(layout.tics[i]), i + 1);
-  return out + fmt::format(")\nset xtics rotate by 30 right\nset bmargin 9\nset xrange [0.4:{}.6]\n", layout.tics.size());
+  return out +
+         fmt::format(")\nset xtics rotate by 30 right\nset bmargin 9\nset xrange [0.4:{}.6]\n", layout.tics.size());
 }
 
 std::size_t variant_index(const ReportModel& model, const std::string& label) {
@@ -89,7 +91,8 @@ std::vector<Figure> draw_forest(const ReportModel& model) {
       if (c.group != groups[g]) continue;
       ++row;
       if (c.workload != last_workload && row > 1)
-        separators += fmt::format("set arrow from graph 0, first {0}.5 to graph 1, first {0}.5 nohead dt 3 lc rgb '#999999'\n", row - 1);
+        separators += fmt::format(
+            "set arrow from graph 0, first {0}.5 to graph 1, first {0}.5 nohead dt 3 lc rgb '#999999'\n", row - 1);
       last_workload = c.workload;
       const bool drawn = c.change && std::isfinite(*c.change);
       tics += fmt::format("{}{} {}", row > 1 ? ", " : "",
@@ -103,8 +106,9 @@ std::vector<Figure> draw_forest(const ReportModel& model) {
     Figure f;
     f.id = fmt::format("forest-{}", g + 1);
     f.title = "Change per cell: " + groups[g];
-    f.caption = "Each point is a cell's change (candidate / baseline - 1, the median over paired rounds), the bar its "
-                "confidence interval, the colour its verdict; a cell without a figure says why in its label.";
+    f.caption =
+        "Each point is a cell's change (candidate / baseline - 1, the median over paired rounds), the bar its "
+        "confidence interval, the colour its verdict; a cell without a figure says why in its label.";
     f.height = 110 + 17 * row;
     std::string plot{kCommon};
     // Data blocks are named by index: a verdict read from a file never becomes gnuplot syntax.
@@ -118,9 +122,9 @@ std::vector<Figure> draw_forest(const ReportModel& model) {
     } else {
       plot += "plot ";
       for (std::size_t i = 0; i < verdict_order.size(); ++i)
-        plot += fmt::format("{}$v{} using 1:2:3:4 with xerrorbars pt 7 ps 0.7 lc rgb '{}' title {}", i ? ", \\\n     " : "",
-                            i, verdict_colour(verdict_order[i]),
-                            gnuplot_string(verdict_order[i]));
+        plot +=
+            fmt::format("{}$v{} using 1:2:3:4 with xerrorbars pt 7 ps 0.7 lc rgb '{}' title {}", i ? ", \\\n     " : "",
+                        i, verdict_colour(verdict_order[i]), gnuplot_string(verdict_order[i]));
       plot += "\n";
     }
     f.plot = std::move(plot);
@@ -149,16 +153,18 @@ std::vector<Figure> draw_per_op(const ReportModel& model) {
     f.id = "per-op-" + workload;
     f.title = fmt::format("{}: {} per cell", workload, model.unit);
     f.height = 540;
-    f.caption = "Each point is the median over a variant's processes of each process's median sample; the bar spans "
-                "the fastest to the slowest process. Log scale.";
+    f.caption =
+        "Each point is the median over a variant's processes of each process's median sample; the bar spans "
+        "the fastest to the slowest process. Log scale.";
     std::string plot{kCommon};
     plot += "set logscale y\n" + xtics_of(layout) + "set ylabel " + gnuplot_string(model.unit + " (log scale)") + "\n";
     std::string series;
     for (std::size_t v = 0; v < blocks.size(); ++v) {
       if (blocks[v].empty()) continue;
       plot += fmt::format("$s{} << EOD\n{}EOD\n", v, blocks[v]);
-      series += fmt::format("{}$s{} using 1:2:3:4 with yerrorbars pt 7 ps 0.8 lc rgb '{}' title {}",
-                            series.empty() ? "" : ", \\\n     ", v, variant_colour(v), gnuplot_string(model.variants[v]));
+      series +=
+          fmt::format("{}$s{} using 1:2:3:4 with yerrorbars pt 7 ps 0.8 lc rgb '{}' title {}",
+                      series.empty() ? "" : ", \\\n     ", v, variant_colour(v), gnuplot_string(model.variants[v]));
     }
     if (series.empty()) continue;  // nothing of this workload was measured
     f.plot = plot + "plot " + series + "\n";
@@ -187,9 +193,9 @@ std::vector<Figure> draw_distributions(const ReportModel& model) {
       if (pooled.empty()) continue;
       const double x = layout.position.at(cell_axes_label(c.size, c.requested_align, c.preferred_align, c.live)) +
                        layout.offset(v, model.variants.size());
-      boxes[v] += fmt::format("{:.4f} {:.6g} {:.6g} {:.6g} {:.6g} {:.6g}\n", x, quantile(pooled, 0.25),
-                              quantile(pooled, 0.0), quantile(pooled, 1.0), quantile(pooled, 0.75),
-                              quantile(pooled, 0.5));
+      boxes[v] +=
+          fmt::format("{:.4f} {:.6g} {:.6g} {:.6g} {:.6g} {:.6g}\n", x, quantile(pooled, 0.25), quantile(pooled, 0.0),
+                      quantile(pooled, 1.0), quantile(pooled, 0.75), quantile(pooled, 0.5));
       for (const double m : c.process_medians)
         if (m > 0) medians[v] += fmt::format("{:.4f} {:.6g}\n", x + box_width * 0.75, m);
     }
@@ -210,9 +216,10 @@ std::vector<Figure> draw_distributions(const ReportModel& model) {
     Figure f;
     f.id = "samples-" + workload;
     f.title = fmt::format("{}: the samples of each cell", workload);
-    f.caption = "Per variant and cell, all timed samples of all its processes: the box spans the middle half, the "
-                "whiskers the extremes, the thick line is the median; the dots beside it are the process medians "
-                "the verdicts are computed from. Log scale.";
+    f.caption =
+        "Per variant and cell, all timed samples of all its processes: the box spans the middle half, the "
+        "whiskers the extremes, the thick line is the median; the dots beside it are the process medians "
+        "the verdicts are computed from. Log scale.";
     f.plot = plot + "plot " + series + "\n";
     out.push_back(std::move(f));
   }
@@ -236,11 +243,13 @@ std::vector<Figure> draw_bytes(const ReportModel& model) {
   // Tics every power of 4, labelled as the tables write sizes.
   std::string tics;
   for (double t = std::exp2(2 * std::floor(std::log2(std::max(smallest, 1.0)) / 2)); t <= largest * 4; t *= 4)
-    tics += fmt::format("{}{} {:.0f}", tics.empty() ? "" : ", ", gnuplot_string(byte_size_label(static_cast<std::uint64_t>(t))), t);
+    tics += fmt::format("{}{} {:.0f}", tics.empty() ? "" : ", ",
+                        gnuplot_string(byte_size_label(static_cast<std::uint64_t>(t))), t);
   plot += "set logscale xy 2\nset grid xtics ytics lc rgb '#dddddd'\n";
   plot += fmt::format("set xtics ({0})\nset ytics ({0})\n", tics);
-  plot += "set xlabel 'bytes requested (the final request backing a buffer, largest in the cell)'\n"
-          "set ylabel 'bytes the block holds (malloc_usable_size and kin)'\n";
+  plot +=
+      "set xlabel 'bytes requested (the final request backing a buffer, largest in the cell)'\n"
+      "set ylabel 'bytes the block holds (malloc_usable_size and kin)'\n";
   for (std::size_t v = 0; v < blocks.size(); ++v) {
     if (blocks[v].empty()) continue;
     plot += fmt::format("$r{} << EOD\n{}EOD\n", v, blocks[v]);
@@ -252,9 +261,11 @@ std::vector<Figure> draw_bytes(const ReportModel& model) {
   Figure f;
   f.id = "bytes";
   f.title = "Requested against usable bytes";
-  f.caption = "Each mark is a cell: the largest final request of its buffers against the usable size the allocator "
-              "gave it. On the line the allocator gave exactly what was asked; above it, the slack it rounds up to (internal fragmentation). From "
-              "the counting runs.";
+  f.caption =
+      "Each mark is a cell: the largest final request of its buffers against the usable size the allocator "
+      "gave it. On the line the allocator gave exactly what was asked; above it, the slack it rounds up to (internal "
+      "fragmentation). From "
+      "the counting runs.";
   f.height = 560;
   f.plot = plot + "plot " + series + ", \\\n     x with lines dt 2 lc rgb '#999999' title 'usable = requested'\n";
   return {f};
@@ -275,9 +286,7 @@ std::string_view verdict_colour(std::string_view named) {
   return "#555555";  // same, pass
 }
 
-std::string_view variant_colour(std::size_t index) {
-  return kVariantColours[index % std::size(kVariantColours)];
-}
+std::string_view variant_colour(std::size_t index) { return kVariantColours[index % std::size(kVariantColours)]; }
 
 // --explain: each cell's time change against its instructions' change, so that more work
 // (right) and the same work running slower (up, on the vertical axis) separate at a glance.
@@ -301,8 +310,9 @@ std::vector<Figure> draw_work(const ReportModel& model) {
   Figure f;
   f.id = "work";
   f.title = "Time change against instruction change";
-  f.caption = "Each point is a cell: across, its instructions per operation (counted under callgrind, --explain); up, "
-              "its time change. Points on the vertical line did the same work; their colour is the cell's reading.";
+  f.caption =
+      "Each point is a cell: across, its instructions per operation (counted under callgrind, --explain); up, "
+      "its time change. Points on the vertical line did the same work; their colour is the cell's reading.";
   std::string plot{kCommon};
   for (std::size_t i = 0; i < kinds.size(); ++i) plot += fmt::format("$w{} << EOD\n{}EOD\n", i, blocks[kinds[i]]);
   plot += "set xlabel 'instructions per operation, change (%)'\nset ylabel 'time per operation, change (%)'\n";
@@ -318,11 +328,8 @@ std::vector<Figure> draw_work(const ReportModel& model) {
 
 const std::vector<FigureKind>& figure_kinds() {
   static const std::vector<FigureKind> kinds{
-      {"forest", draw_forest},
-      {"work", draw_work},
-      {"per-op", draw_per_op},
-      {"samples", draw_distributions},
-      {"bytes", draw_bytes},
+      {"forest", draw_forest},         {"work", draw_work},   {"per-op", draw_per_op},
+      {"samples", draw_distributions}, {"bytes", draw_bytes},
   };
   return kinds;
 }

@@ -11,11 +11,11 @@
 namespace abench {
 
 struct Figure {
-  std::string id;       // file stem and HTML id: forest-1, per-op-allocate, ...
+  std::string id;  // file stem and HTML id: forest-1, per-op-allocate, ...
   std::string title;
   std::string caption;  // what it shows and how to read it
   int width = 960, height = 480;
-  std::string plot;     // gnuplot commands and data, without terminal and output
+  std::string plot;  // gnuplot commands and data, without terminal and output
 };
 
 struct FigureKind {

@@ -20,7 +20,8 @@ std::string listing_text(const std::filesystem::path& dir, std::size_t variant, 
 
 }  // namespace
 
-std::vector<ReportHotPath> read_report_hot_paths(const std::filesystem::path& run_dir, std::vector<std::string>& warnings) {
+std::vector<ReportHotPath> read_report_hot_paths(const std::filesystem::path& run_dir,
+                                                 std::vector<std::string>& warnings) {
   const std::filesystem::path dir = run_dir / kExplainDirectory / kHotPathDirectory;
   if (!std::filesystem::exists(dir / "index.json")) return {};
   std::vector<ReportHotPath> out;
@@ -55,14 +56,14 @@ std::vector<ReportHotPath> read_report_hot_paths(const std::filesystem::path& ru
 
 std::string hot_path_html(const std::vector<ReportHotPath>& hot_paths, std::string (*escape)(std::string_view)) {
   if (hot_paths.empty()) return "";
-  std::string out = "<h2 id=\"hot-path\">Hot path</h2>\n<p>The allocator functions the cells call, disassembled with "
-                    "objdump in the object that served them (explain/hot-path/); for a compare, the diff of the two "
-                    "sides with addresses left out.</p>\n";
+  std::string out =
+      "<h2 id=\"hot-path\">Hot path</h2>\n<p>The allocator functions the cells call, disassembled with "
+      "objdump in the object that served them (explain/hot-path/); for a compare, the diff of the two "
+      "sides with addresses left out.</p>\n";
   for (const ReportHotPath& h : hot_paths) {
-    const std::string summary =
-        !h.diff ? h.listings.front().first
-        : h.diff->empty() ? "the same instructions on both sides"
-                          : fmt::format("{} lines differ", h.changed_lines);
+    const std::string summary = !h.diff           ? h.listings.front().first
+                                : h.diff->empty() ? "the same instructions on both sides"
+                                                  : fmt::format("{} lines differ", h.changed_lines);
     out += fmt::format("<details class=\"hot-path\"><summary><code>{}</code>: {}</summary>\n", escape(h.function),
                        escape(summary));
     if (h.diff && !h.diff->empty()) out += "<h3>diff</h3>\n<pre>" + escape(*h.diff) + "</pre>\n";

@@ -46,8 +46,9 @@ std::string percent(const std::optional<double>& v) { return v ? fmt::format("{:
 
 std::string changes_table(const ReportModel& model) {
   if (model.changes.empty()) return "";
-  std::string out = "<h2 id=\"changes\">Changes</h2>\n<table class=\"changes\">\n<tr><th>variants</th><th>workload</th>"
-                    "<th>cell</th><th>change</th><th>interval</th><th>verdict</th><th>note</th></tr>\n";
+  std::string out =
+      "<h2 id=\"changes\">Changes</h2>\n<table class=\"changes\">\n<tr><th>variants</th><th>workload</th>"
+      "<th>cell</th><th>change</th><th>interval</th><th>verdict</th><th>note</th></tr>\n";
   for (const ReportChange& c : model.changes) {
     const std::string interval =
         c.low && c.high ? fmt::format("{} to {}", percent(c.low), percent(c.high)) : std::string("–");
@@ -58,8 +59,8 @@ std::string changes_table(const ReportModel& model) {
     out += fmt::format(
         "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"verdict\" style=\"color:{}\">{}</td>"
         "<td>{}</td></tr>\n",
-        escaped(c.group), escaped(c.workload), escaped(c.cell), percent(c.change), interval,
-        verdict_colour(c.verdict), escaped(c.verdict), escaped(note));
+        escaped(c.group), escaped(c.workload), escaped(c.cell), percent(c.change), interval, verdict_colour(c.verdict),
+        escaped(c.verdict), escaped(note));
   }
   return out + "</table>\n";
 }
@@ -75,16 +76,19 @@ std::string context_table(const ReportModel& model) {
     judged += x.flag == "sensitive" || x.flag == "-";
     if (x.flag != "sensitive") continue;
     ++sensitive;
-    rows += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{} to {}</td></tr>\n",
-                        escaped(x.variant), escaped(x.workload), escaped(x.cell), figure(x.in_matrix), figure(x.fresh),
-                        percent(x.change), percent(x.low), percent(x.high));
+    rows +=
+        fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{} to {}</td></tr>\n",
+                    escaped(x.variant), escaped(x.workload), escaped(x.cell), figure(x.in_matrix), figure(x.fresh),
+                    percent(x.change), percent(x.low), percent(x.high));
   }
   std::string out = fmt::format("<h2 id=\"context\">Context-sensitive cells</h2>\n<p>{} of {} judged cells. {}</p>\n",
                                 sensitive, judged, escaped(model.context_rule));
   if (rows.empty()) return out;
-  return out + fmt::format("<table class=\"context\">\n<tr><th>variant</th><th>workload</th><th>cell</th><th>in matrix "
-                           "{0}</th><th>fresh {0}</th><th>change</th><th>interval</th></tr>\n",
-                           escaped(model.unit)) +
+  return out +
+         fmt::format(
+             "<table class=\"context\">\n<tr><th>variant</th><th>workload</th><th>cell</th><th>in matrix "
+             "{0}</th><th>fresh {0}</th><th>change</th><th>interval</th></tr>\n",
+             escaped(model.unit)) +
          rows + "</table>\n";
 }
 
@@ -119,7 +123,8 @@ std::string facts_table(const ReportModel& model) {
   return out + "</table>\n";
 }
 
-constexpr std::string_view kStyle = R"(body{font-family:'DejaVu Sans',sans-serif;margin:2em auto;max-width:1000px;color:#222}
+constexpr std::string_view kStyle =
+    R"(body{font-family:'DejaVu Sans',sans-serif;margin:2em auto;max-width:1000px;color:#222}
 table{border-collapse:collapse;font-size:13px;margin:1em 0}th,td{border:1px solid #ccc;padding:2px 6px;text-align:left;vertical-align:top}
 figure{margin:2em 0}figure svg{width:100%;height:auto}figcaption{font-size:13px;color:#444}
 .tally span{font-weight:bold;margin-right:1em}pre{font-size:12px;background:#f6f6f6;padding:4px;overflow-x:auto}.verdict{font-weight:bold}.warnings li{color:#8a4b00})";
@@ -128,7 +133,8 @@ figure{margin:2em 0}figure svg{width:100%;height:auto}figcaption{font-size:13px;
 
 std::string report_html(const ReportModel& model, const std::vector<RenderedFigure>& figures) {
   std::string out = fmt::format(
-      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{0}</title>\n<style>\n{1}\n</style>\n"
+      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta "
+      "charset=\"utf-8\">\n<title>{0}</title>\n<style>\n{1}\n</style>\n"
       "</head>\n<body>\n<h1>{0}</h1>\n<p>From <code>{2}</code>. Figures in {3}.</p>\n",
       escaped(model.title), kStyle, escaped(model.dir.string()), escaped(model.unit));
   out += tally(model);
@@ -138,11 +144,13 @@ std::string report_html(const ReportModel& model, const std::vector<RenderedFigu
     out += "</ul>\n";
   }
   for (const RenderedFigure& r : figures)
-    out += fmt::format("<figure id=\"figure-{0}\">\n<h2>{1}</h2>\n{2}\n<figcaption>{3} Files: <a href=\"report/{0}.svg\">"
-                       "SVG</a>, <a href=\"report/{0}.png\">PNG</a>, <a href=\"report/{0}.gp\">gnuplot script</a>."
-                       "</figcaption>\n</figure>\n",
-                       escaped(r.figure.id), escaped(r.figure.title), inline_svg(r), escaped(r.figure.caption));
-  out += changes_table(model) + context_table(model) + hot_path_html(model.hot_paths, escaped) + unmeasured_table(model) + facts_table(model);
+    out += fmt::format(
+        "<figure id=\"figure-{0}\">\n<h2>{1}</h2>\n{2}\n<figcaption>{3} Files: <a href=\"report/{0}.svg\">"
+        "SVG</a>, <a href=\"report/{0}.png\">PNG</a>, <a href=\"report/{0}.gp\">gnuplot script</a>."
+        "</figcaption>\n</figure>\n",
+        escaped(r.figure.id), escaped(r.figure.title), inline_svg(r), escaped(r.figure.caption));
+  out += changes_table(model) + context_table(model) + hot_path_html(model.hot_paths, escaped) +
+         unmeasured_table(model) + facts_table(model);
   return out + "</body>\n</html>\n";
 }
 

@@ -51,8 +51,10 @@ RunResults read_results(const std::filesystem::path& file, ReportModel& model) {
     cell.preferred_align = spec.alignment.preferred;
     cell.live = spec.live;
     cell.status = name_of(s.status);
-    if (!record.failures.empty()) cell.error = record.failures.front();
-    else if (!record.refusal.empty()) cell.error = record.refusal;
+    if (!record.failures.empty())
+      cell.error = record.failures.front();
+    else if (!record.refusal.empty())
+      cell.error = record.refusal;
     cell.value = s.ns_per_op;
     cell.process_min = s.process_min_ns;
     cell.process_max = s.process_max_ns;
@@ -75,11 +77,12 @@ RunResults read_results(const std::filesystem::path& file, ReportModel& model) {
   model.facts.emplace_back("matrix", j.at("matrix").value("name", ""));
   model.facts.emplace_back("measure", protocol.value("measure", "time"));
   model.facts.emplace_back(
-      "protocol", fmt::format("{} processes a variant, {} samples of {} ms batches, {}{}{}",
-                              fact_text(protocol.value("processes", json())), fact_text(protocol.value("samples", json())),
-                              fact_text(protocol.value("min_batch_ms", json())), protocol.value("process_mode", ""),
-                              protocol.value("interleave_batches", false) ? ", paired batch by batch" : "",
-                              protocol.value("touch", false) ? ", pages touched" : ""));
+      "protocol",
+      fmt::format("{} processes a variant, {} samples of {} ms batches, {}{}{}",
+                  fact_text(protocol.value("processes", json())), fact_text(protocol.value("samples", json())),
+                  fact_text(protocol.value("min_batch_ms", json())), protocol.value("process_mode", ""),
+                  protocol.value("interleave_batches", false) ? ", paired batch by batch" : "",
+                  protocol.value("touch", false) ? ", pages touched" : ""));
   for (const char* key : {"cpu_model", "kernel", "libc", "compiler", "cxx_flags", "hypervisor", "abench_git_revision"})
     if (conditions.contains(key)) model.facts.emplace_back(key, fact_text(conditions[key]));
   for (const json& v : j.at("variants"))
@@ -119,7 +122,8 @@ Comparison read_compare(const std::filesystem::path& file, ReportModel& model) {
     ReportChange change;
     change.group = fmt::format("{} -> {}", c.baseline_labels[row.pair], c.candidate_labels[row.pair]);
     change.workload = name_of(row.spec.workload);
-    change.cell = cell_axes_label(row.spec.size, row.spec.alignment.requested, row.spec.alignment.preferred, row.spec.live);
+    change.cell =
+        cell_axes_label(row.spec.size, row.spec.alignment.requested, row.spec.alignment.preferred, row.spec.live);
     put_judgement(change, row.judgement);
     change.problem = row.problem;
     change.verdict = std::string(name_of(row.verdict));
@@ -192,9 +196,8 @@ std::string byte_size_label(std::uint64_t bytes) {
 
 std::string cell_axes_label(std::uint64_t size, std::uint64_t requested_align, std::uint64_t preferred_align,
                             std::uint64_t live) {
-  const std::string align = requested_align == preferred_align
-                                ? std::to_string(requested_align)
-                                : fmt::format("{}:{}", requested_align, preferred_align);
+  const std::string align = requested_align == preferred_align ? std::to_string(requested_align)
+                                                               : fmt::format("{}:{}", requested_align, preferred_align);
   return fmt::format("{}, align {}, live {}", byte_size_label(size), align, live);
 }
 
@@ -204,8 +207,10 @@ ReportModel load_report_model(const std::filesystem::path& dir) {
   const auto results = dir / "results.json", compare = dir / "compare.json", gate = dir / "gate.json";
   const bool has_results = std::filesystem::exists(results);
   if (!has_results && !std::filesystem::exists(gate))
-    throw UsageError(fmt::format("{}: no results.json or gate.json here (abench report reads the directory that run, "
-                                 "compare or gate wrote)", dir.string()));
+    throw UsageError(
+        fmt::format("{}: no results.json or gate.json here (abench report reads the directory that run, "
+                    "compare or gate wrote)",
+                    dir.string()));
   std::optional<RunResults> loaded;
   if (has_results) loaded = read_results(results, model);
   model.kind = "run";
@@ -221,8 +226,8 @@ ReportModel load_report_model(const std::filesystem::path& dir) {
   }
   const bool context = loaded && loaded->protocol.context;
   if (comparison && comparison->context && !context)
-    throw UsageError(fmt::format("{}: field 'context' is true, but {} was not measured with --context", compare.string(),
-                                 results.string()));
+    throw UsageError(fmt::format("{}: field 'context' is true, but {} was not measured with --context",
+                                 compare.string(), results.string()));
   if (context) {
     std::vector<CellContext> cells;
     try {

@@ -18,17 +18,17 @@ struct ReportCell {
   std::string status, error;
   std::optional<double> value, process_min, process_max;  // the measure per operation
   std::vector<double> process_medians;
-  std::vector<std::vector<double>> samples;  // per process
+  std::vector<std::vector<double>> samples;                       // per process
   std::optional<double> final_request_bytes, block_usable_bytes;  // largest over the cell's buffers
 };
 
 // One judged change: a compare's row or a gate's cell.
 struct ReportChange {
-  std::string group;     // "system/exact -> system/padded", or the gate's backend/policy
+  std::string group;  // "system/exact -> system/padded", or the gate's backend/policy
   std::string workload;
-  std::string cell;      // cell_axes_label
+  std::string cell;                         // cell_axes_label
   std::optional<double> change, low, high;  // after/before - 1, and its interval
-  std::string verdict;   // slower, faster, same, unclear, undecided, failed; regression, pass, ...
+  std::string verdict;                      // slower, faster, same, unclear, undecided, failed; regression, pass, ...
   std::string problem;
   std::optional<double> threshold;  // a gate's applied threshold
   // --explain: the instructions' change and the reading (src/explain/work_figures.h)
@@ -49,15 +49,15 @@ struct ReportContext {
 struct ReportHotPath {
   std::string function;
   std::vector<std::pair<std::string, std::string>> listings;  // "label: object" -> listing
-  std::optional<std::string> diff;  // a pair's: "" when the normalised listings agree
+  std::optional<std::string> diff;                            // a pair's: "" when the normalised listings agree
   int changed_lines = 0;
 };
 
 struct ReportModel {
   std::filesystem::path dir;
-  std::string kind;    // run, compare or gate
-  std::string title;   // "compare of quick" ...
-  std::string unit;    // "ns/op", "instr/op", ...
+  std::string kind;                   // run, compare or gate
+  std::string title;                  // "compare of quick" ...
+  std::string unit;                   // "ns/op", "instr/op", ...
   std::vector<std::string> variants;  // labels in results.json's order
   std::vector<ReportCell> cells;
   std::vector<ReportChange> changes;

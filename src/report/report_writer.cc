@@ -20,9 +20,10 @@ std::string terminal_lines(const Figure& f, const std::string& svg, const std::s
   if (first)
     return fmt::format("set terminal svg size {},{} dynamic noenhanced {} background rgb 'white'\nset output '{}'\n",
                        f.width, f.height, kFont, svg);
-  return fmt::format("set terminal pngcairo size {},{} noenhanced {} background rgb 'white'\nset output '{}'\nreplot\n"
-                     "unset output\n",
-                     f.width, f.height, kFont, png);
+  return fmt::format(
+      "set terminal pngcairo size {},{} noenhanced {} background rgb 'white'\nset output '{}'\nreplot\n"
+      "unset output\n",
+      f.width, f.height, kFont, png);
 }
 
 std::string script_of(const Figure& f, const std::string& svg, const std::string& png) {
@@ -84,7 +85,8 @@ std::filesystem::path write_report(const std::filesystem::path& dir) {
     if (h.diff && !h.diff->empty())
       write_file_atomically(figures_dir / fmt::format("hot-path-{}-{}.diff", k + 1, h.function), *h.diff);
     for (std::size_t i = 0; i < h.listings.size(); ++i)
-      write_file_atomically(figures_dir / fmt::format("hot-path-{}-{}-{}.s", k + 1, h.function, i + 1), h.listings[i].second);
+      write_file_atomically(figures_dir / fmt::format("hot-path-{}-{}-{}.s", k + 1, h.function, i + 1),
+                            h.listings[i].second);
   }
   const std::filesystem::path html = dir / "report.html";
   write_file_atomically(html, report_html(model, rendered));

@@ -7,14 +7,14 @@
 namespace abench {
 
 struct LaunchOutcome {
-  bool started = true;    // false: the executable could not be started at all
-  int exit_code = -1;     // when it exited normally
-  int signal = 0;         // when a signal ended it
-  bool timed_out = false; // killed by the orchestrator: no protocol line within timeout_s
-  double timeout_s = 0;   // the allowance it exceeded
-  int interrupted_by = 0; // abench was asked to stop (SIGINT, SIGTERM): stopped, not failed
-  bool cancelled = false; // stopped through LaunchRequest::cancel
-  std::string protocol_error;  // the launcher stopped it for breaking the protocol's framing
+  bool started = true;                   // false: the executable could not be started at all
+  int exit_code = -1;                    // when it exited normally
+  int signal = 0;                        // when a signal ended it
+  bool timed_out = false;                // killed by the orchestrator: no protocol line within timeout_s
+  double timeout_s = 0;                  // the allowance it exceeded
+  int interrupted_by = 0;                // abench was asked to stop (SIGINT, SIGTERM): stopped, not failed
+  bool cancelled = false;                // stopped through LaunchRequest::cancel
+  std::string protocol_error;            // the launcher stopped it for breaking the protocol's framing
   std::string stdout_tail, stderr_tail;  // printable (src/util/text.h)
   std::string start_error;
 };

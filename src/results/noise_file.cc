@@ -25,7 +25,8 @@ NoiseFile read_noise_file(const std::string& path) {
     throw UsageError(path + ": cannot read the noise file (write one with abench calibrate --save-noise)");
   const nlohmann::json j = read_json_file(path, "the noise file");
   try {
-    if (!j.is_object() || j.value("schema", "") != "abench.noise") throw UsageError(path + ": not an abench noise file");
+    if (!j.is_object() || j.value("schema", "") != "abench.noise")
+      throw UsageError(path + ": not an abench noise file");
     const auto& cells = j.at("cells");
     if (!cells.is_object()) throw UsageError(fmt::format("{}: field 'cells' must be an object of cell: floor", path));
     NoiseFile noise;

@@ -10,7 +10,7 @@
 namespace abench {
 
 struct NoiseFile {
-  std::map<std::string, double> floors;  // cell key -> the largest |change| an unchanged build showed
+  std::map<std::string, double> floors;             // cell key -> the largest |change| an unchanged build showed
   nlohmann::json about = nlohmann::json::object();  // how they were measured: method, runs, conditions, shard...
 };
 

@@ -9,7 +9,8 @@
 
 namespace abench {
 
-RunResults paired_view(const RunResults& results, const std::vector<std::pair<std::size_t, std::size_t>>& variant_pairs) {
+RunResults paired_view(const RunResults& results,
+                       const std::vector<std::pair<std::size_t, std::size_t>>& variant_pairs) {
   // The run's metadata as it is; its plan, cells, workers and hellos are laid out anew.
   RunResults view = results;
   view.plan = Plan{};
@@ -32,9 +33,10 @@ RunResults paired_view(const RunResults& results, const std::vector<std::pair<st
       alike = same_work(results.cells[static_cast<std::size_t>(a[k])].cell.spec,
                         results.cells[static_cast<std::size_t>(b[k])].cell.spec);
     if (!alike)
-      throw UsageError(fmt::format("variants '{}' and '{}' are judged against each other but do not measure the same "
-                                   "cells in the same order", results.plan.variants[one].label(),
-                                   results.plan.variants[two].label()));
+      throw UsageError(
+          fmt::format("variants '{}' and '{}' are judged against each other but do not measure the same "
+                      "cells in the same order",
+                      results.plan.variants[one].label(), results.plan.variants[two].label()));
     for (std::size_t old : {one, two}) {
       new_variant[old] = view.plan.variants.size();
       view.plan.variants.push_back(results.plan.variants[old]);

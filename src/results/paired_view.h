@@ -15,6 +15,7 @@ namespace abench {
 // variant_pairs[i] = (old variant of side one, old variant of side two): each variant
 // measures the same cells in the same order. Workers, hellos and jobs are renumbered with
 // their cells; what the view leaves out is dropped.
-RunResults paired_view(const RunResults& results, const std::vector<std::pair<std::size_t, std::size_t>>& variant_pairs);
+RunResults paired_view(const RunResults& results,
+                       const std::vector<std::pair<std::size_t, std::size_t>>& variant_pairs);
 
 }  // namespace abench

@@ -55,16 +55,22 @@ std::string_view name_of(CellStatus status) {
 }
 
 const MetricNames& metric_names(Measure measure) {
-  static const MetricNames time{"ns_per_op", "process_min_ns", "process_max_ns", "median_ns_per_op",
+  static const MetricNames time{"ns_per_op",      "process_min_ns",    "process_max_ns", "median_ns_per_op",
                                 "best_ns_per_op", "samples_ns_per_op", "ns/op"};
-  static const MetricNames instructions{"instructions_per_op", "process_min_instructions",
-                                        "process_max_instructions", "median_instructions_per_op",
-                                        "best_instructions_per_op", "samples_instructions_per_op", "instr/op"};
-  static const MetricNames cycles{"cycles_per_op", "process_min_cycles", "process_max_cycles", "median_cycles_per_op",
-                                  "best_cycles_per_op", "samples_cycles_per_op", "cycles/op"};
-  static const MetricNames task_clock{"task_clock_ns_per_op", "process_min_task_clock_ns",
+  static const MetricNames instructions{"instructions_per_op",
+                                        "process_min_instructions",
+                                        "process_max_instructions",
+                                        "median_instructions_per_op",
+                                        "best_instructions_per_op",
+                                        "samples_instructions_per_op",
+                                        "instr/op"};
+  static const MetricNames cycles{
+      "cycles_per_op",      "process_min_cycles",    "process_max_cycles", "median_cycles_per_op",
+      "best_cycles_per_op", "samples_cycles_per_op", "cycles/op"};
+  static const MetricNames task_clock{"task_clock_ns_per_op",      "process_min_task_clock_ns",
                                       "process_max_task_clock_ns", "median_task_clock_ns_per_op",
-                                      "best_task_clock_ns_per_op", "samples_task_clock_ns_per_op", "task-clock ns/op"};
+                                      "best_task_clock_ns_per_op", "samples_task_clock_ns_per_op",
+                                      "task-clock ns/op"};
   // In kMeasures' order.
   static const std::array<const MetricNames*, kMeasures.size()> kByMeasure{&time, &instructions, &cycles, &task_clock};
   return *kByMeasure[static_cast<std::size_t>(measure)];
@@ -89,11 +95,11 @@ CellSummary summarize(const CellRecord& record, int expected_processes, Measure 
   if (record.counts) {
     const CellCounts& c = *record.counts;
     if (c.requests_min < c.expected_requests_min || c.requests_max > c.expected_requests_max)
-      s.count_check = fmt::format("mismatch: {}..{} requests per buffer, the workload must make {}..{}",
-                                  c.requests_min, c.requests_max, c.expected_requests_min,
-                                  c.expected_requests_max == kAnyNumberOfRequests
-                                      ? std::string("any")
-                                      : std::to_string(c.expected_requests_max));
+      s.count_check =
+          fmt::format("mismatch: {}..{} requests per buffer, the workload must make {}..{}", c.requests_min,
+                      c.requests_max, c.expected_requests_min,
+                      c.expected_requests_max == kAnyNumberOfRequests ? std::string("any")
+                                                                      : std::to_string(c.expected_requests_max));
     else if (const std::uint64_t buffers = record.cell.spec.workload == Workload::noop ? 0 : c.operations;
              c.builtin_buffer && c.frees != buffers)
       s.count_check = fmt::format("mismatch: {} frees for {} buffers", c.frees, buffers);

@@ -31,11 +31,11 @@ struct ProcessMeasurement {
   std::uint64_t seed = 0;
   std::uint64_t iterations = 0;
   int warmup_batches = 0;
-  bool warm = true;  // warm-up ended on its criterion, not at its cap (harness/sampler.h)
+  bool warm = true;                              // warm-up ended on its criterion, not at its cap (harness/sampler.h)
   std::vector<std::uint64_t> sample_iterations;  // each sample's stretched count; empty: all `iterations`
-  std::vector<double> sample_ns_per_op;  // or instructions per op (Measure::instructions)
+  std::vector<double> sample_ns_per_op;          // or instructions per op (Measure::instructions)
   double median_ns_per_op = 0;
-  std::optional<double> data_accesses_per_op;  // instructions mode
+  std::optional<double> data_accesses_per_op;                         // instructions mode
   std::map<std::string, std::vector<double>> counter_samples_per_op;  // perf modes: the other events, and ns
 };
 
@@ -99,8 +99,8 @@ struct MergedShard {
   double expected_s = 0;
   nlohmann::json conditions;
 };
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(MergedShard, index, directory, run_id, started_at, finished_at,
-                                   machine_fingerprint, hostname, cells, expected_s, conditions)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(MergedShard, index, directory, run_id, started_at, finished_at, machine_fingerprint,
+                                   hostname, cells, expected_s, conditions)
 
 struct MergeInfo {
   std::vector<std::string> command_line;
@@ -117,7 +117,7 @@ struct RunResults {
   RunConditions conditions;
   std::vector<std::string> command_line;
   std::string started_at, finished_at;
-  std::string run_id;  // unique per run: only cells of one run are paired round by round
+  std::string run_id;             // unique per run: only cells of one run are paired round by round
   std::vector<CellRecord> cells;  // indexed by cell id
   std::vector<WorkerRecord> workers;
   nlohmann::json earlier_workers = nlohmann::json::array();  // a resumed or merged run's, as stored
@@ -138,13 +138,13 @@ inline constexpr double kMinPlausibleNsPerAllocatingOp = 1.0;
 
 // The names of the measured figure in files and tables, by what was measured.
 struct MetricNames {
-  const char* per_op;        // "ns_per_op" or "instructions_per_op"
-  const char* process_min;   // "process_min_ns" ...
+  const char* per_op;       // "ns_per_op" or "instructions_per_op"
+  const char* process_min;  // "process_min_ns" ...
   const char* process_max;
   const char* process_median;
   const char* best;
   const char* samples;
-  const char* column;        // table heading
+  const char* column;  // table heading
 };
 const MetricNames& metric_names(Measure measure);
 
@@ -180,10 +180,13 @@ struct StoredHelloField {
   const char* key;
   std::string WorkerHello::*member;
 };
-inline constexpr StoredHelloField kStoredHelloFields[] = {
-    {"allocator_version", &WorkerHello::allocator_version}, {"malloc_object", &WorkerHello::malloc_object},
-    {"worker_compiler", &WorkerHello::compiler},             {"worker_cxx_flags", &WorkerHello::cxx_flags},
-    {"worker_git_revision", &WorkerHello::git_revision},     {"subject", &WorkerHello::subject},
-    {"entry_set", &WorkerHello::entry_set},                  {"entry_calls", &WorkerHello::entry_calls}};
+inline constexpr StoredHelloField kStoredHelloFields[] = {{"allocator_version", &WorkerHello::allocator_version},
+                                                          {"malloc_object", &WorkerHello::malloc_object},
+                                                          {"worker_compiler", &WorkerHello::compiler},
+                                                          {"worker_cxx_flags", &WorkerHello::cxx_flags},
+                                                          {"worker_git_revision", &WorkerHello::git_revision},
+                                                          {"subject", &WorkerHello::subject},
+                                                          {"entry_set", &WorkerHello::entry_set},
+                                                          {"entry_calls", &WorkerHello::entry_calls}};
 
 }  // namespace abench

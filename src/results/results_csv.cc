@@ -18,14 +18,69 @@ std::string per_buffer(std::uint64_t total, std::uint64_t buffers) { return per_
 std::vector<std::string> count_columns(const std::optional<CellCounts>& counts) {
   if (!counts) return std::vector<std::string>(15);
   const CellCounts& c = *counts;
-  return {per_buffer(c.requests, c.operations), per_buffer(c.frees, c.operations),
-          per_buffer(c.requested_bytes, c.operations), std::to_string(c.final_request_bytes_min),
-          std::to_string(c.final_request_bytes_max), std::to_string(c.usable_bytes_min),
-          std::to_string(c.usable_bytes_max), std::to_string(c.block_usable_bytes_min),
-          std::to_string(c.block_usable_bytes_max), std::to_string(c.fragmentation_bytes_min),
-          std::to_string(c.fragmentation_bytes_max), std::to_string(c.peak_live_bytes),
-          std::to_string(c.peak_rss_bytes), std::to_string(c.minor_faults),
+  return {per_buffer(c.requests, c.operations),
+          per_buffer(c.frees, c.operations),
+          per_buffer(c.requested_bytes, c.operations),
+          std::to_string(c.final_request_bytes_min),
+          std::to_string(c.final_request_bytes_max),
+          std::to_string(c.usable_bytes_min),
+          std::to_string(c.usable_bytes_max),
+          std::to_string(c.block_usable_bytes_min),
+          std::to_string(c.block_usable_bytes_max),
+          std::to_string(c.fragmentation_bytes_min),
+          std::to_string(c.fragmentation_bytes_max),
+          std::to_string(c.peak_live_bytes),
+          std::to_string(c.peak_rss_bytes),
+          std::to_string(c.minor_faults),
           c.allocator_resident_available ? std::to_string(c.allocator_resident_bytes) : ""};
+}
+
+// The header row: a cell's identity, its figures under the measure's names, its counts, its
+// status, and with --context the fresh placement's columns.
+std::string header_row(const MetricNames& names, bool context) {
+  std::string out = csv_row({"side",
+                             "variant",
+                             "backend",
+                             "policy",
+                             "workload",
+                             "size",
+                             "requested_align",
+                             "preferred_align",
+                             "live",
+                             names.per_op,
+                             names.process_min,
+                             names.process_max,
+                             names.best,
+                             "iterations",
+                             "samples",
+                             "processes",
+                             "requests",
+                             "frees",
+                             "requested_bytes",
+                             "final_request_bytes_min",
+                             "final_request_bytes_max",
+                             "usable_bytes_min",
+                             "usable_bytes_max",
+                             "block_usable_bytes_min",
+                             "block_usable_bytes_max",
+                             "fragmentation_bytes_min",
+                             "fragmentation_bytes_max",
+                             "peak_live_bytes",
+                             "peak_rss_bytes",
+                             "minor_faults",
+                             "allocator_resident_bytes",
+                             "count_check",
+                             "status",
+                             "unstable",
+                             "elision_suspected",
+                             "error"});
+  if (context) {
+    out.pop_back();  // the header's line end: the context columns follow
+    if (out.back() == '\r') out.pop_back();
+    out += "," +
+           csv_row({std::string("fresh_") + names.per_op, "context_change", "context_low", "context_high", "context"});
+  }
+  return out;
 }
 
 }  // namespace
@@ -33,19 +88,7 @@ std::vector<std::string> count_columns(const std::optional<CellCounts>& counts) 
 // One row a cell; a compare's run has both sides' cells, told apart by `side` and `variant`.
 std::string results_to_csv(const RunResults& r, const std::vector<CellContext>* context) {
   const MetricNames& names = metric_names(r.protocol.measure);
-  std::string out = csv_row({"side", "variant", "backend", "policy", "workload", "size", "requested_align",
-                             "preferred_align", "live", names.per_op, names.process_min, names.process_max, names.best,
-                             "iterations", "samples", "processes", "requests", "frees", "requested_bytes",
-                             "final_request_bytes_min", "final_request_bytes_max", "usable_bytes_min",
-                             "usable_bytes_max", "block_usable_bytes_min", "block_usable_bytes_max",
-                             "fragmentation_bytes_min", "fragmentation_bytes_max", "peak_live_bytes",
-                             "peak_rss_bytes", "minor_faults", "allocator_resident_bytes", "count_check", "status",
-                             "unstable", "elision_suspected", "error"});
-  if (context) {
-    out.pop_back();  // the header's line end: the context columns follow
-    if (out.back() == '\r') out.pop_back();
-    out += "," + csv_row({std::string("fresh_") + names.per_op, "context_change", "context_low", "context_high", "context"});
-  }
+  std::string out = header_row(names, context != nullptr);
   std::map<int, const CellContext*> context_of;
   if (context)
     for (const CellContext& c : *context) context_of[c.cell] = &c;
@@ -53,12 +96,22 @@ std::string results_to_csv(const RunResults& r, const std::vector<CellContext>* 
     const CellSpec& c = record.cell.spec;
     const CellSummary& s = record.summary;
     const Variant& variant = r.plan.variants[record.cell.variant];
-    std::vector<std::string> fields{side_of(r, record), variant.label(), variant.backend, std::string(name_of(c.policy)),
-                                    std::string(name_of(c.workload)), std::to_string(c.size),
-                                    std::to_string(c.alignment.requested), std::to_string(c.alignment.preferred),
-                                    std::to_string(c.live), number(s.ns_per_op), number(s.process_min_ns),
-                                    number(s.process_max_ns), number(s.best), std::to_string(s.iterations),
-                                    std::to_string(s.samples), std::to_string(s.processes)};
+    std::vector<std::string> fields{side_of(r, record),
+                                    variant.label(),
+                                    variant.backend,
+                                    std::string(name_of(c.policy)),
+                                    std::string(name_of(c.workload)),
+                                    std::to_string(c.size),
+                                    std::to_string(c.alignment.requested),
+                                    std::to_string(c.alignment.preferred),
+                                    std::to_string(c.live),
+                                    number(s.ns_per_op),
+                                    number(s.process_min_ns),
+                                    number(s.process_max_ns),
+                                    number(s.best),
+                                    std::to_string(s.iterations),
+                                    std::to_string(s.samples),
+                                    std::to_string(s.processes)};
     for (auto& count : count_columns(record.counts)) fields.push_back(std::move(count));
     fields.insert(fields.end(), {s.count_check, std::string(name_of(s.status)), s.unstable ? "true" : "false",
                                  s.elision_suspected ? "true" : "false", s.error});

@@ -35,24 +35,26 @@ nlohmann::json batch_rules_json() {
                                        "samples that fill samples x min_batch_ms, at least {} "
                                        "(processes[].samples_ns_per_op has each)",
                                        kLongBatch, kMinSamples)},
-          {"count", "predicted for min_batch_ms from the last warm-up batch, and without a partner (run) "
-                    "again before each sample from the median time per iteration of the samples before it"},
+          {"count",
+           "predicted for min_batch_ms from the last warm-up batch, and without a partner (run) "
+           "again before each sample from the median time per iteration of the samples before it"},
           {"stretch_max", kDefaultStretch},
-          {"stretch", "sample k runs the count x (1 + stretch_max x (u_k - 1/2)), u_k in [0, 1) from the process's seed "
-                      "and the cell (both sides of a pair alike); processes[].sample_iterations"}};
+          {"stretch",
+           "sample k runs the count x (1 + stretch_max x (u_k - 1/2)), u_k in [0, 1) from the process's seed "
+           "and the cell (both sides of a pair alike); processes[].sample_iterations"}};
 }
 
 namespace {
 
 nlohmann::json protocol_json(const RunProtocol& p, const nlohmann::json& stored_batch_rules) {
   nlohmann::json j = {{"measure", name_of(p.measure)},
-          {"order", p.order == CellOrder::matrix ? "matrix" : "shuffled"},
-          {"process_mode", process_mode_name(p)},
-          {"interleave_batches", p.interleave_batches},
-          {"cpu", p.cpu < 0 ? nlohmann::json("last allowed") : nlohmann::json(p.cpu)},
-          {"seed", p.seed},
-          {"unstable_spread", kUnstableSpread},
-          {"batch", stored_batch_rules.is_null() ? batch_rules_json() : stored_batch_rules}};
+                      {"order", p.order == CellOrder::matrix ? "matrix" : "shuffled"},
+                      {"process_mode", process_mode_name(p)},
+                      {"interleave_batches", p.interleave_batches},
+                      {"cpu", p.cpu < 0 ? nlohmann::json("last allowed") : nlohmann::json(p.cpu)},
+                      {"seed", p.seed},
+                      {"unstable_spread", kUnstableSpread},
+                      {"batch", stored_batch_rules.is_null() ? batch_rules_json() : stored_batch_rules}};
   for (const ProtocolField& f : protocol_fields()) j[f.key] = protocol_field_value(f, p);
   if (p.until_interval > 0)
     j["until_interval"] = {{"width_percent", p.until_interval * 100},
@@ -64,9 +66,10 @@ nlohmann::json protocol_json(const RunProtocol& p, const nlohmann::json& stored_
     j["until_interval"]["budget_rule"] = kBudgetRule;
   }
   if (row_of(p.measure).callgrind)
-    j["instructions_mode"] = {{"tool", "valgrind --tool=callgrind --collect-atstart=no --cache-sim=yes --branch-sim=yes --dump-instr=yes"},
-                              {"operations_per_cell", kInstructionModeOperations},
-                              {"jemalloc_malloc_conf", backend_named("jemalloc")->deterministic_env_value}};
+    j["instructions_mode"] = {
+        {"tool", "valgrind --tool=callgrind --collect-atstart=no --cache-sim=yes --branch-sim=yes --dump-instr=yes"},
+        {"operations_per_cell", kInstructionModeOperations},
+        {"jemalloc_malloc_conf", backend_named("jemalloc")->deterministic_env_value}};
   if (row_of(p.measure).perf_events) {
     nlohmann::json events = nlohmann::json::array();
     for (const PerfEventSpec& e : perf_events_of(p.measure)) events.push_back(e.name);
@@ -82,9 +85,15 @@ nlohmann::json matrix_json(const Matrix& m) {
   nlohmann::json policies = nlohmann::json::array(), workloads = nlohmann::json::array();
   for (Policy p : m.policies) policies.push_back(name_of(p));
   for (Workload w : m.workloads) workloads.push_back(name_of(w));
-  return {{"name", m.name},         {"path", m.path},           {"description", m.description},
-          {"backends", m.backends}, {"policies", policies},     {"workloads", workloads},
-          {"sizes", m.sizes},       {"alignments", m.alignments}, {"live", m.lives},
+  return {{"name", m.name},
+          {"path", m.path},
+          {"description", m.description},
+          {"backends", m.backends},
+          {"policies", policies},
+          {"workloads", workloads},
+          {"sizes", m.sizes},
+          {"alignments", m.alignments},
+          {"live", m.lives},
           {"entry", m.entry_set.empty() ? nlohmann::json(nullptr) : nlohmann::json(m.entry_set)}};
 }
 
@@ -116,11 +125,10 @@ nlohmann::json worker_json(const RunResults& r, const WorkerRecord& w) {
   return j;
 }
 
-
 nlohmann::json variant_json(const RunResults& r, std::size_t v) {
   const Variant& spec = r.plan.variants[v];
-  nlohmann::json variant{{"label", spec.label()}, {"backend", spec.backend}, {"policy", name_of(spec.policy)},
-                         {"plugin", spec.plugin}, {"preload", spec.preload}, {"exe", spec.exe},
+  nlohmann::json variant{{"label", spec.label()},          {"backend", spec.backend}, {"policy", name_of(spec.policy)},
+                         {"plugin", spec.plugin},          {"preload", spec.preload}, {"exe", spec.exe},
                          {"env", nlohmann::json::object()}};
   for (const auto& [key, value] : spec.env) variant["env"][key] = value;
   if (const WorkerHello* hello = hello_of_variant(r, v)) {
@@ -152,35 +160,36 @@ nlohmann::json cell_json(const RunResults& r, const CellRecord& record, const Me
   const CellSummary& s = record.summary;
   nlohmann::json processes = nlohmann::json::array();
   for (const auto& p : record.processes) processes.push_back(process_json(p, names));
-  nlohmann::json cell{{"id", spec.id},
-                      {"variant", variant.label()},
-                      {"side", side_of(r, record)},
-                      {"backend", variant.backend},
-                      {"policy", name_of(spec.policy)},
-                      {"workload", name_of(spec.workload)},
-                      {"size", spec.size},
-                      {"requested_align", spec.alignment.requested},
-                      {"preferred_align", spec.alignment.preferred},
-                      {"live", spec.live},
-                      {"status", name_of(s.status)},
-                      {"errors", record.failures},
-                      {names.per_op, optional_number(s.ns_per_op)},
-                      {names.process_min, optional_number(s.process_min_ns)},
-                      {names.process_max, optional_number(s.process_max_ns)},
-                      {names.best, optional_number(s.best)},
-                      {"unstable", s.unstable},
-                      {"iterations", s.iterations},
-                      {"ops_per_iteration", spec.live},
-                      {"samples", s.samples},
-                      {"elision_suspected", s.elision_suspected},
-                      {"counts", record.counts ? nlohmann::json(*record.counts) : nlohmann::json(nullptr)},
-                      {"counts_unavailable", record.counts_unavailable.empty() ? nlohmann::json(nullptr)
-                                                                             : nlohmann::json(record.counts_unavailable)},
-                      {"count_check", s.count_check.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.count_check)},
-                      {"processes", processes},
-                      {"refusal", record.refusal.empty() ? nlohmann::json(nullptr) : nlohmann::json(record.refusal)},
-                      {"finished_rounds", finished_rounds(record)},
-                      {"counting_finished", record.counting_done}};
+  nlohmann::json cell{
+      {"id", spec.id},
+      {"variant", variant.label()},
+      {"side", side_of(r, record)},
+      {"backend", variant.backend},
+      {"policy", name_of(spec.policy)},
+      {"workload", name_of(spec.workload)},
+      {"size", spec.size},
+      {"requested_align", spec.alignment.requested},
+      {"preferred_align", spec.alignment.preferred},
+      {"live", spec.live},
+      {"status", name_of(s.status)},
+      {"errors", record.failures},
+      {names.per_op, optional_number(s.ns_per_op)},
+      {names.process_min, optional_number(s.process_min_ns)},
+      {names.process_max, optional_number(s.process_max_ns)},
+      {names.best, optional_number(s.best)},
+      {"unstable", s.unstable},
+      {"iterations", s.iterations},
+      {"ops_per_iteration", spec.live},
+      {"samples", s.samples},
+      {"elision_suspected", s.elision_suspected},
+      {"counts", record.counts ? nlohmann::json(*record.counts) : nlohmann::json(nullptr)},
+      {"counts_unavailable",
+       record.counts_unavailable.empty() ? nlohmann::json(nullptr) : nlohmann::json(record.counts_unavailable)},
+      {"count_check", s.count_check.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.count_check)},
+      {"processes", processes},
+      {"refusal", record.refusal.empty() ? nlohmann::json(nullptr) : nlohmann::json(record.refusal)},
+      {"finished_rounds", finished_rounds(record)},
+      {"counting_finished", record.counting_done}};
   if (!s.counters_per_op.empty()) cell["counters_per_op"] = s.counters_per_op;
   if (record.shard > 0) {
     cell["shard"] = record.shard;
@@ -205,27 +214,25 @@ nlohmann::json results_to_json(const RunResults& r) {
   nlohmann::json workers = r.earlier_workers;
   for (const auto& w : r.workers) workers.push_back(worker_json(r, w));
 
-  nlohmann::json out = {{"schema", "abench.results"},
-          {"schema_version", kResultsSchemaVersion},
-          {"complete", r.complete},
-          {"interrupted_by", r.interrupted_by ? nlohmann::json(sigabbrev_np(r.interrupted_by)) : nlohmann::json(nullptr)},
-          {"started_at", r.started_at},
-          {"run_id", r.run_id},
-          {"finished_at", r.finished_at.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.finished_at)},
-          {"command_line", r.command_line},
-          {"matrix", matrix_json(r.matrix)},
-          {"protocol", protocol_json(r.protocol, r.stored_batch_rules)},
-          {"conditions", conditions_to_json(r.conditions)},
-          {"variants", variants},
-          {"workers", workers},
-          {"cells", cells}};
+  nlohmann::json out = {
+      {"schema", "abench.results"},
+      {"schema_version", kResultsSchemaVersion},
+      {"complete", r.complete},
+      {"interrupted_by", r.interrupted_by ? nlohmann::json(sigabbrev_np(r.interrupted_by)) : nlohmann::json(nullptr)},
+      {"started_at", r.started_at},
+      {"run_id", r.run_id},
+      {"finished_at", r.finished_at.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.finished_at)},
+      {"command_line", r.command_line},
+      {"matrix", matrix_json(r.matrix)},
+      {"protocol", protocol_json(r.protocol, r.stored_batch_rules)},
+      {"conditions", conditions_to_json(r.conditions)},
+      {"variants", variants},
+      {"workers", workers},
+      {"cells", cells}};
   if (const auto& shard = r.plan.shard)
-    out["shard"] = {{"index", shard->index},
-                    {"count", shard->count},
-                    {"plan_cells", shard->plan_cells},
-                    {"plan_ids", shard->plan_ids},
-                    {"expected_s", shard->expected_s},
-                    {"plan_expected_s", shard->plan_expected_s}};
+    out["shard"] = {{"index", shard->index},           {"count", shard->count},
+                    {"plan_cells", shard->plan_cells}, {"plan_ids", shard->plan_ids},
+                    {"expected_s", shard->expected_s}, {"plan_expected_s", shard->plan_expected_s}};
   if (r.merge) out["merge"] = *r.merge;
   return out;
 }

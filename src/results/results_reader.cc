@@ -46,8 +46,7 @@ Variant variant_from(const JsonField& v, std::optional<WorkerHello>& hello) {
   if (v.has("env")) {
     const JsonField env = v.at("env");
     if (!env.json().is_object()) env.fail("must be an object of NAME: value");
-    for (const auto& [key, value] : env.json().items())
-      variant.env.emplace_back(key, env.member(key, value).text());
+    for (const auto& [key, value] : env.json().items()) variant.env.emplace_back(key, env.member(key, value).text());
   }
   if (v.has("malloc_object")) {  // a worker of this variant started and said who it was
     WorkerHello h;
@@ -59,10 +58,9 @@ Variant variant_from(const JsonField& v, std::optional<WorkerHello>& hello) {
       constexpr auto kMax = std::numeric_limits<std::uint64_t>::max();
       for (std::size_t i = 0; i < functions.size_of_list(); ++i) {
         const JsonField f = functions.at(i);
-        h.entry_functions.push_back({f.at("name").text(), f.at("object").text(),
-                                     f.at("address").whole<std::uint64_t>(0, kMax),
-                                     f.at("file_address").whole<std::uint64_t>(0, kMax),
-                                     f.at("size").whole<std::uint64_t>(0, kMax)});
+        h.entry_functions.push_back(
+            {f.at("name").text(), f.at("object").text(), f.at("address").whole<std::uint64_t>(0, kMax),
+             f.at("file_address").whole<std::uint64_t>(0, kMax), f.at("size").whole<std::uint64_t>(0, kMax)});
       }
     }
     hello = std::move(h);
@@ -105,24 +103,26 @@ ProcessMeasurement process_from(const JsonField& p, const MetricNames& names, in
 // The identity of a cell's work, whatever its side: what pairs a compare's two sides.
 using WorkKey = std::tuple<std::size_t, Workload, std::size_t, std::size_t, std::size_t, std::size_t>;
 WorkKey work_of(const PlannedCell& c) {
-  return {c.variant, c.spec.workload, c.spec.size, c.spec.alignment.requested, c.spec.alignment.preferred,
-          c.spec.live};
+  return {c.variant, c.spec.workload, c.spec.size, c.spec.alignment.requested, c.spec.alignment.preferred, c.spec.live};
 }
 
-CellRecord cell_from(const JsonField& c, std::size_t index, const RunResults& r, const std::map<std::string, std::size_t>& labels,
-                     int max_round) {
+CellRecord cell_from(const JsonField& c, std::size_t index, const RunResults& r,
+                     const std::map<std::string, std::size_t>& labels, int max_round) {
   CellRecord cell;
   CellSpec& spec = cell.cell.spec;
   spec.id = c.at("id").whole<int>(0, std::numeric_limits<int>::max());
-  if (static_cast<std::size_t>(spec.id) != index) c.at("id").fail(fmt::format("is {}, but the cell is cells[{}]", spec.id, index));
+  if (static_cast<std::size_t>(spec.id) != index)
+    c.at("id").fail(fmt::format("is {}, but the cell is cells[{}]", spec.id, index));
   const std::string label = c.at("variant").text();
   const auto variant = labels.find(label);
   if (variant == labels.end())
-    c.at("variant").fail(fmt::format("is '{}', not the label of one of the file's variants", printable(label.substr(0, 80))));
+    c.at("variant").fail(
+        fmt::format("is '{}', not the label of one of the file's variants", printable(label.substr(0, 80))));
   cell.cell.variant = variant->second;
   const Variant& v = r.plan.variants[variant->second];
   if (c.at("backend").text() != v.backend)
-    c.at("backend").fail(fmt::format("is '{}' but its variant's backend is '{}'", printable(c.at("backend").text().substr(0, 40)), v.backend));
+    c.at("backend").fail(fmt::format("is '{}' but its variant's backend is '{}'",
+                                     printable(c.at("backend").text().substr(0, 40)), v.backend));
   spec.policy = parse_policy(c.at("policy").text(), c.at("policy").where());
   spec.workload = parse_workload(c.at("workload").text(), c.at("workload").where());
   spec.size = parse_size(c.at("size").json(), c.at("size").where());
@@ -138,8 +138,8 @@ CellRecord cell_from(const JsonField& c, std::size_t index, const RunResults& r,
     // One process a round: a round twice would count one process's figure twice.
     for (std::size_t j = 0; j + 1 < cell.processes.size(); ++j)
       if (cell.processes[j].round == cell.processes.back().round)
-        processes.at(k).at("round").fail(fmt::format("is {}, a round processes[{}] measured already",
-                                                     cell.processes.back().round + 1, j));
+        processes.at(k).at("round").fail(
+            fmt::format("is {}, a round processes[{}] measured already", cell.processes.back().round + 1, j));
   }
   cell.failures = c.at("errors").texts();
   if (c.has("refusal")) cell.refusal = c.at("refusal").text();
@@ -193,9 +193,10 @@ void pair_sides(const JsonField& cells, RunResults& r) {
                                      : "";
     if (i == 0) sided = !side.empty();
     if (side != (sided ? expected : ""))
-      cells.at(i).at("side").fail(fmt::format("is '{}' (allowed here: '{}'): a compare's variants alternate "
-                                              "baseline, candidate; a run's cells have no side",
-                                              printable(side.substr(0, 20)), sided ? expected : ""));
+      cells.at(i).at("side").fail(
+          fmt::format("is '{}' (allowed here: '{}'): a compare's variants alternate "
+                      "baseline, candidate; a run's cells have no side",
+                      printable(side.substr(0, 20)), sided ? expected : ""));
   }
   if (!sided) return;
   std::map<WorkKey, int> by_work;
@@ -232,8 +233,9 @@ void read_shard(const JsonField& s, RunResults& r) {
 
 RunResults results_from_json(const nlohmann::json& j, const std::string& path) {
   if (!j.is_object() || j.value("schema", "") != "abench.results")
-    throw UsageError(path + ": not an abench results file (field 'schema' is not \"abench.results\"; "
-                            "give the results.json written by abench run or compare)");
+    throw UsageError(path +
+                     ": not an abench results file (field 'schema' is not \"abench.results\"; "
+                     "give the results.json written by abench run or compare)");
   if (j.value("schema_version", 0) != kResultsSchemaVersion)
     throw UsageError(fmt::format("{}: field 'schema_version' is {}, this abench reads version {}", path,
                                  printable(j.value("schema_version", nlohmann::json(0)).dump().substr(0, 20)),
@@ -250,8 +252,9 @@ RunResults results_from_json(const nlohmann::json& j, const std::string& path) {
   if (!(r.protocol.interval_confidence > 0.5 && r.protocol.interval_confidence < 1))
     protocol.at("until_interval").at("confidence").fail("must lie between 0.5 and 1");
   if (!(r.protocol.budget_s == 0 || (r.protocol.budget_s >= 1 && r.protocol.budget_s <= kMaxBudgetSeconds)))
-    protocol.at("until_interval").at("budget_seconds").fail(
-        fmt::format("must be a number of seconds from 1 to {:g}", kMaxBudgetSeconds));
+    protocol.at("until_interval")
+        .at("budget_seconds")
+        .fail(fmt::format("must be a number of seconds from 1 to {:g}", kMaxBudgetSeconds));
   // Rounds beyond the plan's come only from adaptive rounds (and the gate's confirmation,
   // which pools two runs in memory, never in a file).
   const int max_round = std::max(r.protocol.processes, r.protocol.max_rounds);

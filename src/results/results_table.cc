@@ -29,24 +29,26 @@ std::string results_to_table(const RunResults& r) {
     const CellSpec& c = record.cell.spec;
     const CellSummary& s = record.summary;
     std::string note;
-    if (s.status == CellStatus::failed) note = "FAILED: " + s.error.substr(0, 100);
-    else if (s.status == CellStatus::pending) note = "not measured";
-    else if (s.status == CellStatus::partial) note = s.error;
-    else if (s.status == CellStatus::refused) note = "REFUSED: " + s.error.substr(kRefusedPrefix.size(), 110);
+    if (s.status == CellStatus::failed)
+      note = "FAILED: " + s.error.substr(0, 100);
+    else if (s.status == CellStatus::pending)
+      note = "not measured";
+    else if (s.status == CellStatus::partial)
+      note = s.error;
+    else if (s.status == CellStatus::refused)
+      note = "REFUSED: " + s.error.substr(kRefusedPrefix.size(), 110);
     if (s.unstable) note = fmt::format("UNSTABLE (>{}x) {}", kUnstableSpread, note);
     if (s.elision_suspected) note = "ELIDED? (<1 ns) " + note;
     if (!s.count_check.empty() && s.count_check != "ok") note = "COUNTS " + s.count_check + " " + note;
     const auto& k = record.counts;
-    rows.push_back({r.plan.variants[record.cell.variant].backend, std::string(name_of(c.policy)),
-                    std::string(name_of(c.workload)), std::to_string(c.size),
-                    fmt::format("{}:{}", c.alignment.requested, c.alignment.preferred),
-                    std::to_string(c.live),
-                    s.ns_per_op ? fmt::format("{:.2f}", *s.ns_per_op) : "-",
-                    s.ns_per_op ? fmt::format("{:.2f}-{:.2f}", *s.process_min_ns, *s.process_max_ns) : "-",
-                    s.best ? fmt::format("{:.2f}", *s.best) : "-",
-                    k ? per_buffer_text(k->requests, k->operations) : "-",
-                    k ? per_buffer_text(k->requested_bytes, k->operations) : "-",
-                    k ? range_text(k->usable_bytes_min, k->usable_bytes_max) : "-", note});
+    rows.push_back(
+        {r.plan.variants[record.cell.variant].backend, std::string(name_of(c.policy)), std::string(name_of(c.workload)),
+         std::to_string(c.size), fmt::format("{}:{}", c.alignment.requested, c.alignment.preferred),
+         std::to_string(c.live), s.ns_per_op ? fmt::format("{:.2f}", *s.ns_per_op) : "-",
+         s.ns_per_op ? fmt::format("{:.2f}-{:.2f}", *s.process_min_ns, *s.process_max_ns) : "-",
+         s.best ? fmt::format("{:.2f}", *s.best) : "-", k ? per_buffer_text(k->requests, k->operations) : "-",
+         k ? per_buffer_text(k->requested_bytes, k->operations) : "-",
+         k ? range_text(k->usable_bytes_min, k->usable_bytes_max) : "-", note});
   }
   if (!names_variants(r)) return aligned_columns(rows, kNumeric);
   rows[0].insert(rows[0].begin(), "variant");

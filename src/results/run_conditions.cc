@@ -7,8 +7,8 @@ namespace {
 
 constexpr int kMostCpus = 1 << 20;  // a CPU number past this is no CPU
 
-constexpr const char* kTypedKeys[] = {"allowed_cpus", "orchestrator_cpus", "counting_cpu", "start_ahead_cpus",
-                                      "architecture", "machine_fingerprint", "warnings",   "resumed"};
+constexpr const char* kTypedKeys[] = {"allowed_cpus", "orchestrator_cpus",   "counting_cpu", "start_ahead_cpus",
+                                      "architecture", "machine_fingerprint", "warnings",     "resumed"};
 
 std::vector<int> cpus_of(const JsonField& f) {
   std::vector<int> cpus(f.size_of_list());

@@ -31,7 +31,8 @@ Matrix matrix_as_stored(const nlohmann::json& results, const std::vector<std::st
     if (!p.is_object()) throw UsageError("malformed results: field 'protocol' must be an object");
     for (const ProtocolField& f : protocol_fields()) {
       const auto value = p.find(f.key);
-      if (value == p.end() && !f.before_recorded) throw UsageError(fmt::format("malformed results: field 'protocol.{}' is missing", f.key));
+      if (value == p.end() && !f.before_recorded)
+        throw UsageError(fmt::format("malformed results: field 'protocol.{}' is missing", f.key));
       const nlohmann::json given = value != p.end() ? *value : value_before_recorded(f);
       if (const std::string wrong = set_protocol_field(f, given, r); !wrong.empty())
         throw UsageError(fmt::format("malformed results: field 'protocol.{}' {}", f.key, wrong));

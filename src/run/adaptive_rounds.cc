@@ -60,10 +60,12 @@ std::optional<IntervalNow> interval_now(const RunResults& results, int id, doubl
     if (!measured(cell)) return std::nullopt;
     return figure_interval(cell, confidence);
   }
-  const CellRecord& partner = results.cells[static_cast<std::size_t>(results.plan.partner[static_cast<std::size_t>(id)])];
+  const CellRecord& partner =
+      results.cells[static_cast<std::size_t>(results.plan.partner[static_cast<std::size_t>(id)])];
   if (!measured(cell) || !measured(partner)) return std::nullopt;
   const Judgement j = judge_change(pair_in_run(results, cell, partner).sides(), confidence, 0);
-  if (j.coverage < confidence || !std::isfinite(j.low) || !std::isfinite(j.high)) return IntervalNow{kUnreached, j.spread};
+  if (j.coverage < confidence || !std::isfinite(j.low) || !std::isfinite(j.high))
+    return IntervalNow{kUnreached, j.spread};
   return IntervalNow{j.high - j.low, j.spread};
 }
 
@@ -94,7 +96,8 @@ std::vector<Job> jobs_completing_pairs(const RunResults& results) {
   for (const CellRecord& cell : results.cells) {
     if (cell.cell.variant % 2 != 0) continue;
     const int id = cell.cell.spec.id;
-    const CellRecord& partner = results.cells[static_cast<std::size_t>(results.plan.partner[static_cast<std::size_t>(id)])];
+    const CellRecord& partner =
+        results.cells[static_cast<std::size_t>(results.plan.partner[static_cast<std::size_t>(id)])];
     if (!measured(cell) || !measured(partner)) continue;
     const std::set<int> before = rounds_measured(cell), after = rounds_measured(partner);
     auto complete = [&](const std::set<int>& have, const std::set<int>& lacking, int lacking_cell) {
@@ -129,8 +132,7 @@ double round_seconds(const RunResults& results, int id) {
   return results.protocol.interleave_batches ? std::max(own, partner) : own + partner;
 }
 
-std::vector<RoundCandidate> candidates_of(const RunResults& results, const std::vector<int>& cells,
-                                          double confidence) {
+std::vector<RoundCandidate> candidates_of(const RunResults& results, const std::vector<int>& cells, double confidence) {
   std::vector<RoundCandidate> candidates;
   double known = 0;
   int with_cost = 0;
@@ -225,9 +227,8 @@ void run_adaptive_rounds(RunResults& results, const IntervalTarget& target, Work
     run_jobs(results, jobs, launcher, hooks);
     // A round that gave none of its cells a process (every worker lost before measuring)
     // would be asked for again and again.
-    if (std::none_of(this_round.begin(), this_round.end(), [&](int id) {
-          return rounds_of_cell(results.cells[static_cast<std::size_t>(id)]) > lowest;
-        }))
+    if (std::none_of(this_round.begin(), this_round.end(),
+                     [&](int id) { return rounds_of_cell(results.cells[static_cast<std::size_t>(id)]) > lowest; }))
       return;
   }
 }

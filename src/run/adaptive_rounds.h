@@ -22,7 +22,6 @@
 
 namespace abench {
 
-
 struct IntervalTarget {
   double width = 0;  // a fraction: 0.02 is 2%
   int max_rounds = kDefaultMaxRounds;
@@ -68,8 +67,8 @@ int rounds_to_reach(double spread, int rounds, double target, double confidence)
 // take to the width; when none can, as many of the nearest as one round of each fits.
 // Chosen by spread and cost alone, never by where the interval lies, so the budget keeps
 // the width rule's false-call rate. In the candidates' order; empty when no round fits.
-std::vector<int> cells_within_budget(const std::vector<RoundCandidate>& candidates, double target,
-                                     double confidence, double seconds_left);
+std::vector<int> cells_within_budget(const std::vector<RoundCandidate>& candidates, double target, double confidence,
+                                     double seconds_left);
 
 // Runs rounds after those of the plan until no cell needs one or abench is interrupted.
 // on_round(round_jobs, cells) is called before each round runs (progress, a line on stderr).

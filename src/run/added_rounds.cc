@@ -26,9 +26,9 @@ void run_added_rounds(RunResults& results, WorkerLauncher& launcher, const Orche
       // Cells stand at different rounds under a budget: the rounds added are counted instead.
       // A budget's rounds can be many: a line when the count of wide cells changes, the
       // progress line in between.
-      const std::string status = fmt::format("{} of {} cells still wider than {:g}%, {} of the budget left",
-                                             round.unresolved, judged, p.until_interval * 100,
-                                             format_duration(round.seconds_left));
+      const std::string status =
+          fmt::format("{} of {} cells still wider than {:g}%, {} of the budget left", round.unresolved, judged,
+                      p.until_interval * 100, format_duration(round.seconds_left));
       if (round.unresolved != last_unresolved) {
         progress.finish();
         fmt::print(stderr, "added round {}: {} (this round: {} cell{})\n", added, status, round.cells,
@@ -43,8 +43,8 @@ void run_added_rounds(RunResults& results, WorkerLauncher& launcher, const Orche
     progress.finish();
     const std::size_t wide = cells_left_wide(results, target);
     fmt::print(stderr, "--budget {}: measured in {}; {} cell{} still wider than {:g}%{}\n", format_duration(p.budget_s),
-               format_duration(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()),
-               wide, wide == 1 ? "" : "s", p.until_interval * 100,
+               format_duration(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()), wide,
+               wide == 1 ? "" : "s", p.until_interval * 100,
                wide ? " (not expected to narrow in the time left, or at --max-rounds)" : "");
   }
 }

@@ -64,7 +64,7 @@ class CountingPause {
   mutable std::mutex mutex_;
   std::condition_variable_any quiet_;
   std::set<std::size_t> sampling_;
-  int pidfd_ = -1;  // the counting worker's, -1: none
+  int pidfd_ = -1;         // the counting worker's, -1: none
   bool reported_ = false;  // its first line has come
   bool stopped_ = false;
   Clock::time_point resumed_{};

@@ -20,8 +20,7 @@ namespace {
 std::string objdump_for(const std::string& object) {
   std::ifstream in(object, std::ios::binary);
   unsigned char header[20] = {};
-  if (!in.read(reinterpret_cast<char*>(header), sizeof header) || header[0] != 0x7f || header[1] != 'E')
-    return "";
+  if (!in.read(reinterpret_cast<char*>(header), sizeof header) || header[0] != 0x7f || header[1] != 'E') return "";
   const int machine = header[18] | header[19] << 8;
   constexpr int kX86_64 = 62, kAarch64 = 183;
 #if defined(__x86_64__)
@@ -31,10 +30,10 @@ std::string objdump_for(const std::string& object) {
 #else
   const int here = -1;
 #endif
-  const std::string tool = machine == here         ? "/usr/bin/objdump"
-                           : machine == kAarch64   ? "/usr/bin/aarch64-linux-gnu-objdump"
-                           : machine == kX86_64    ? "/usr/bin/x86_64-linux-gnu-objdump"
-                                                   : "";
+  const std::string tool = machine == here       ? "/usr/bin/objdump"
+                           : machine == kAarch64 ? "/usr/bin/aarch64-linux-gnu-objdump"
+                           : machine == kX86_64  ? "/usr/bin/x86_64-linux-gnu-objdump"
+                                                 : "";
   return access(tool.c_str(), X_OK) == 0 ? tool : "";
 }
 
@@ -113,8 +112,10 @@ constexpr std::size_t kMaxFunctions = 12;
 ToolOutput disassemble(const EntryFunction& f) {
   const std::string objdump = objdump_for(f.object);
   if (objdump.empty())
-    return {false, "", "no objdump for " + f.object + "'s architecture (apt-get install binutils, or "
-                       "binutils-aarch64-linux-gnu for an aarch64 object)"};
+    return {false, "",
+            "no objdump for " + f.object +
+                "'s architecture (apt-get install binutils, or "
+                "binutils-aarch64-linux-gnu for an aarch64 object)"};
   if (f.size == 0) return {false, "", "the symbol has no size in " + f.object};
   const std::string nm = objdump.substr(0, objdump.size() - std::string_view("objdump").size()) + "nm";
   const SymbolTable symbols = symbols_of(nm, f.object);

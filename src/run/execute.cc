@@ -35,8 +35,9 @@ std::string valgrind_path() {
     const std::string path = std::string(dir) + "/valgrind";
     if (access(path.c_str(), X_OK) == 0) return path;
   }
-  throw EnvironmentError("--measure instructions and --explain need valgrind, which is not installed (apt-get install "
-                         "valgrind)");
+  throw EnvironmentError(
+      "--measure instructions and --explain need valgrind, which is not installed (apt-get install "
+      "valgrind)");
 }
 
 namespace {
@@ -78,7 +79,8 @@ void say_before_running(const RunResults& results) {
   if (protocol.budget_s > 0)
     if (const double planned = cumulative_expected_seconds(results.plan, results.plan.jobs, protocol).back();
         planned > protocol.budget_s)
-      fmt::print(stderr, "warning: --budget {}: the plan's {} rounds are expected to take about {} alone, so no round "
+      fmt::print(stderr,
+                 "warning: --budget {}: the plan's {} rounds are expected to take about {} alone, so no round "
                  "will be added (fewer --samples or a shorter --min-batch-ms make a round cheaper)\n",
                  format_duration(protocol.budget_s), protocol.processes, format_duration(planned));
   if (const auto& shard = results.plan.shard)
@@ -182,10 +184,10 @@ void throw_if_interrupted(const RunResults& results, const std::filesystem::path
     total += static_cast<std::size_t>(results.protocol.processes) + (results.protocol.counts ? 1 : 0);
   }
   // Adaptive rounds have no total known in advance.
-  std::string what = results.protocol.until_interval > 0
-                         ? fmt::format("{} measurements and counts are kept in {}/results.json", kept, dir.string())
-                         : fmt::format("{} of {} measurements and counts are kept in {}/results.json", kept, total,
-                                       dir.string());
+  std::string what =
+      results.protocol.until_interval > 0
+          ? fmt::format("{} measurements and counts are kept in {}/results.json", kept, dir.string())
+          : fmt::format("{} of {} measurements and counts are kept in {}/results.json", kept, total, dir.string());
   what += resume_command ? fmt::format("; resume with: abench {} --resume {}", resume_command, dir.string())
                          : std::string("; this command cannot resume: run it again");
   throw Interrupted(results.interrupted_by, what);

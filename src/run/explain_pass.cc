@@ -13,8 +13,10 @@ namespace abench {
 
 void check_explain_possible_here() {
   if (const auto emulator = emulator_of_this_process())
-    throw UsageError(fmt::format("option --explain: not supported under emulation ({}): callgrind cannot run an "
-                                 "emulated worker; nothing was measured", *emulator));
+    throw UsageError(
+        fmt::format("option --explain: not supported under emulation ({}): callgrind cannot run an "
+                    "emulated worker; nothing was measured",
+                    *emulator));
   valgrind_path();  // installed, or an error before anything runs
 }
 
@@ -58,8 +60,10 @@ RunResults run_explain_pass(const Plan& timed, const Matrix& matrix, const std::
   const std::filesystem::path out = dir / kExplainDirectory;
   std::filesystem::create_directories(out);
   const bool resume = std::filesystem::exists(out / "results.json");
-  fmt::print(stderr, "explain: {} cells under callgrind (cache and branch simulation), {} instrumented processes a "
-             "variant, into {}\n", plan.cells.size(), kExplainProcesses, out.string());
+  fmt::print(stderr,
+             "explain: {} cells under callgrind (cache and branch simulation), {} instrumented processes a "
+             "variant, into {}\n",
+             plan.cells.size(), kExplainProcesses, out.string());
   RunResults results = execute_plan(std::move(plan), instrumented, out, command_line, resume);
   if (!results.interrupted_by) {
     const HotPathIndex hot = write_hot_paths(results, out);

@@ -122,9 +122,9 @@ HotPathIndex write_hot_paths(const RunResults& results, const std::filesystem::p
       const auto b = dir / fmt::format("pair{}-{}.after", pair, function);
       write_file_atomically(a, before);
       write_file_atomically(b, after->second);
-      const ToolOutput diff = run_tool("/usr/bin/diff", {"-u", "--label", results.plan.variants[2 * pair].label(),
-                                                         "--label", results.plan.variants[2 * pair + 1].label(),
-                                                         a.string(), b.string()},
+      const ToolOutput diff = run_tool("/usr/bin/diff",
+                                       {"-u", "--label", results.plan.variants[2 * pair].label(), "--label",
+                                        results.plan.variants[2 * pair + 1].label(), a.string(), b.string()},
                                        1);
       std::filesystem::remove(a);
       std::filesystem::remove(b);

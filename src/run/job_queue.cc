@@ -9,7 +9,8 @@
 
 namespace abench {
 
-JobQueue::JobQueue(RunResults& results, const std::vector<Job>& jobs, WorkerLauncher& launcher, const OrchestratorHooks& hooks)
+JobQueue::JobQueue(RunResults& results, const std::vector<Job>& jobs, WorkerLauncher& launcher,
+                   const OrchestratorHooks& hooks)
     : results_(results), launcher_(launcher), hooks_(hooks) {
   for (const auto& job : jobs) {
     total_ += job.cell_ids.size();
@@ -119,7 +120,7 @@ std::size_t JobQueue::add_worker(const Job& job) {
 
 // The cells a failed worker had not reached go first: rounds keep their order.
 void JobQueue::finish(JobRunner& runner, std::size_t index, const LaunchOutcome& outcome, double wall_s,
-            std::deque<Job>& queue) {
+                      std::deque<Job>& queue) {
   results_.workers[index].wall_s = wall_s;
   if (std::vector<int> rest = runner.finish(outcome); !rest.empty()) {
     Job continuation = results_.workers[index].job;

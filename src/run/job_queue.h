@@ -26,8 +26,7 @@ namespace abench {
 
 class JobQueue {
  public:
-  JobQueue(RunResults& results, const std::vector<Job>& jobs, WorkerLauncher& launcher,
-           const OrchestratorHooks& hooks);
+  JobQueue(RunResults& results, const std::vector<Job>& jobs, WorkerLauncher& launcher, const OrchestratorHooks& hooks);
   // Runs every job; returns the cells reported or failed.
   std::size_t run();
 

@@ -12,8 +12,13 @@ namespace abench {
 
 JobRunner::JobRunner(RunResults& results, std::size_t worker, const OrchestratorHooks& hooks, std::size_t& done,
                      std::size_t total, bool paced)
-    : results_(results), worker_index_(worker), hooks_(hooks), done_(done), total_(total),
-      allowances_(results.protocol), paced_(paced) {}
+    : results_(results),
+      worker_index_(worker),
+      hooks_(hooks),
+      done_(done),
+      total_(total),
+      allowances_(results.protocol),
+      paced_(paced) {}
 
 double JobRunner::first_allowance() const { return allowances_.start(); }
 
@@ -108,8 +113,9 @@ std::vector<int> JobRunner::finish(const LaunchOutcome& outcome) {
       not_reached.push_back(id);
       continue;
     }
-    fail(id, one_cell_to_blame ? fmt::format("{} while running this cell", what)
-                               : fmt::format("{} before reporting this cell", what),
+    fail(id,
+         one_cell_to_blame ? fmt::format("{} while running this cell", what)
+                           : fmt::format("{} before reporting this cell", what),
          worker.outcome);
   }
   hooks_.on_update(results_);
@@ -120,12 +126,11 @@ WorkerRecord& JobRunner::worker() { return results_.workers[worker_index_]; }
 
 void JobRunner::fail(int id, const std::string& what, const LaunchOutcome& outcome) {
   const WorkerRecord& worker = this->worker();
-  std::string reason = fmt::format("{} {} ({}{}) {}",
-                                   worker.job.mode == WorkerMode::count ? "counting worker" : "worker",
-                                   results_.plan.variants[worker.job.variant].label(),
-                                   worker.job.mode == WorkerMode::count ? "counting run"
-                                       : fmt::format("round {}", worker.job.round + 1),
-                                   worker.hello ? fmt::format(", pid {}", worker.hello->pid) : "", what);
+  std::string reason =
+      fmt::format("{} {} ({}{}) {}", worker.job.mode == WorkerMode::count ? "counting worker" : "worker",
+                  results_.plan.variants[worker.job.variant].label(),
+                  worker.job.mode == WorkerMode::count ? "counting run" : fmt::format("round {}", worker.job.round + 1),
+                  worker.hello ? fmt::format(", pid {}", worker.hello->pid) : "", what);
   if (!worker.protocol_error.empty()) reason += ": " + worker.protocol_error;
   if (!outcome.stderr_tail.empty()) reason += "; stderr: " + last_lines(outcome.stderr_tail);
   if (!outcome.stdout_tail.empty()) reason += "; its output (stdout): " + last_lines(outcome.stdout_tail);

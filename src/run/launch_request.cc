@@ -18,9 +18,7 @@ std::uint64_t paired_iterations(const RunResults& results, int id) {
   return 0;
 }
 
-bool starts_ahead(const OrchestratorHooks& hooks) {
-  return !hooks.start_ahead_cpus.empty() && hooks.measured_cpu >= 0;
-}
+bool starts_ahead(const OrchestratorHooks& hooks) { return !hooks.start_ahead_cpus.empty() && hooks.measured_cpu >= 0; }
 
 LaunchRequest make_launch_request(const RunResults& results, const Job& job, const OrchestratorHooks& hooks,
                                   int pace_fd, int count_cpu) {
@@ -48,8 +46,14 @@ LaunchRequest make_launch_request(const RunResults& results, const Job& job, con
     // reads its dumps from this directory. --cache-sim adds data reads, writes and misses,
     // --branch-sim branches and mispredictions (harness/instruction_counter.h).
     // --dump-instr: each instruction's cost, for the hot path's annotation.
-    request.arguments = {"--tool=callgrind", "--collect-atstart=no", "--cache-sim=yes", "--branch-sim=yes", "--dump-instr=yes",
-                         "--callgrind-out-file=" + hooks.callgrind_dir + "/callgrind.%p", "--", request.executable};
+    request.arguments = {"--tool=callgrind",
+                         "--collect-atstart=no",
+                         "--cache-sim=yes",
+                         "--branch-sim=yes",
+                         "--dump-instr=yes",
+                         "--callgrind-out-file=" + hooks.callgrind_dir + "/callgrind.%p",
+                         "--",
+                         request.executable};
     request.executable = hooks.valgrind;
     request.environment.emplace_back("ABENCH_CALLGRIND_DIR", hooks.callgrind_dir);
     // What makes the backend's counts repeat (allocators/backends.h); a setting the variant
@@ -58,7 +62,8 @@ LaunchRequest make_launch_request(const RunResults& results, const Job& job, con
       const bool own = std::any_of(variant.env.begin(), variant.env.end(),
                                    [&](const auto& kv) { return kv.first == b->deterministic_env_name; });
       if (!own)
-        request.environment.emplace_back(std::string(b->deterministic_env_name), std::string(b->deterministic_env_value));
+        request.environment.emplace_back(std::string(b->deterministic_env_name),
+                                         std::string(b->deterministic_env_value));
     }
   }
   return request;

@@ -27,7 +27,7 @@ inline constexpr int kPaceFd = 4;
 inline constexpr std::size_t kMaxProtocolLineBytes = 1 << 20;
 
 struct LaunchRequest {
-  std::string executable;                                 // run directly, no shell
+  std::string executable;  // run directly, no shell
   std::vector<std::string> arguments;
   std::vector<std::pair<std::string, std::string>> environment;  // added to abench's own
   std::string stdin_text;

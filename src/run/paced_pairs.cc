@@ -75,8 +75,9 @@ void JobQueue::run_side(PairInFlight& p, std::size_t side) {
 // of the cell fixed, known only once that round has ended).
 void JobQueue::let_go(PairInFlight& p) {
   std::lock_guard lock(mutex_);
-  hooks_.on_progress(done_, total_, results_.plan.variants[p.jobs[0].variant].label() + " and " +
-                                        results_.plan.variants[p.jobs[1].variant].label() + " starting");
+  hooks_.on_progress(done_, total_,
+                     results_.plan.variants[p.jobs[0].variant].label() + " and " +
+                         results_.plan.variants[p.jobs[1].variant].label() + " starting");
   p.pacer->let_go(paired_iterations(results_, p.jobs[0].cell_ids[0]));
   p.start = std::chrono::steady_clock::now();  // wall_s: the pair's time on the measured CPU
 }

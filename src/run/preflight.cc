@@ -30,16 +30,19 @@ void check_worker(const Variant& variant, WorkerMode mode, WorkerLauncher& launc
                                         mode == WorkerMode::count ? "counting" : "timed", request.executable);
   if (!outcome.started) throw UsageError(fmt::format("{}: {}", which, describe(outcome)));
   if (first_line.empty() && outcome.stdout_tail.find("\"type\":\"hello\"") != std::string::npos)
-    throw UsageError(fmt::format("{} speaks worker protocol 1 (reports on stdout); this abench reads protocol {} "
-                                 "on descriptor {}: rebuild the worker with this abench (scripts/build-worker)",
-                                 which, kProtocolVersion, kProtocolFd));
+    throw UsageError(
+        fmt::format("{} speaks worker protocol 1 (reports on stdout); this abench reads protocol {} "
+                    "on descriptor {}: rebuild the worker with this abench (scripts/build-worker)",
+                    which, kProtocolVersion, kProtocolFd));
   nlohmann::json hello;
   try {
     hello = nlohmann::json::parse(first_line);
   } catch (const std::exception&) {
-    throw UsageError(fmt::format("{} is not an abench worker: its --self-check reported '{}' on descriptor {} and "
-                                 "printed '{}' ({})", which, printable(first_line.substr(0, 120)), kProtocolFd,
-                                 printable_tail(outcome.stdout_tail, 120), describe(outcome)));
+    throw UsageError(
+        fmt::format("{} is not an abench worker: its --self-check reported '{}' on descriptor {} and "
+                    "printed '{}' ({})",
+                    which, printable(first_line.substr(0, 120)), kProtocolFd, printable_tail(outcome.stdout_tail, 120),
+                    describe(outcome)));
   }
   if (hello.value("type", "") == "fatal")
     throw UsageError(fmt::format("{} refused: {}", which, printable(hello.value("error", ""))));
@@ -47,14 +50,16 @@ void check_worker(const Variant& variant, WorkerMode mode, WorkerLauncher& launc
     throw UsageError(fmt::format("{} is not an abench worker: its --self-check reported '{}'", which,
                                  printable(first_line.substr(0, 120))));
   if (hello["protocol"] != kProtocolVersion)
-    throw UsageError(fmt::format("{} speaks worker protocol {}, this abench speaks {}", which,
-                                 hello["protocol"].dump(), kProtocolVersion));
+    throw UsageError(fmt::format("{} speaks worker protocol {}, this abench speaks {}", which, hello["protocol"].dump(),
+                                 kProtocolVersion));
   if (outcome.exit_code != 0) throw UsageError(fmt::format("{}: self-check {}", which, describe(outcome)));
   // Results are filed under the variant's backend: a worker of another backend (exe=) would
   // put one allocator's figures under another's name.
   if (const std::string backend = hello.value("backend", ""); backend != variant.backend)
-    throw UsageError(fmt::format("{} is the worker of backend '{}', but the variant says backend '{}': name "
-                                 "backend={} in the variant", which, backend, variant.backend, backend));
+    throw UsageError(
+        fmt::format("{} is the worker of backend '{}', but the variant says backend '{}': name "
+                    "backend={} in the variant",
+                    which, backend, variant.backend, backend));
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include "src/run/line_splitter.h"
 #include "src/run/worker_spawn.h"
 #include "src/util/interrupt.h"
 #include "src/util/text.h"
@@ -48,34 +49,6 @@ void keep_tail(std::string& tail, const char* data, std::size_t n, std::size_t l
   if (tail.size() > 2 * limit) tail.erase(0, tail.size() - limit);
 }
 
-// Splits protocol lines in linear time: each byte is scanned for a newline once, and the
-// consumed prefix is dropped once per read, not once per line.
-class LineSplitter {
- public:
-  // Returns false when a line grows past kMaxProtocolLineBytes without its newline.
-  bool feed(const char* data, std::size_t n, const ProtocolLineHandler& on_line, double& allowance_s) {
-    buffer_.append(data, n);
-    std::size_t line_start = 0;
-    for (std::size_t nl; (nl = buffer_.find('\n', scanned_)) != std::string::npos;) {
-      const double next = on_line(std::string_view(buffer_).substr(line_start, nl - line_start));
-      if (next > 0) allowance_s = next;
-      line_start = scanned_ = nl + 1;
-    }
-    buffer_.erase(0, line_start);
-    scanned_ = buffer_.size();
-    return buffer_.size() <= kMaxProtocolLineBytes;
-  }
-  // A last line without its newline.
-  void flush(const ProtocolLineHandler& on_line) {
-    if (!buffer_.empty()) on_line(buffer_);
-    buffer_.clear();
-  }
-
- private:
-  std::string buffer_;
-  std::size_t scanned_ = 0;
-};
-
 using Clock = std::chrono::steady_clock;
 
 std::chrono::milliseconds allowance_for(double seconds) {
@@ -89,8 +62,13 @@ class WorkerWatch {
  public:
   WorkerWatch(const LaunchRequest& request, WorkerPipes& pipes, pid_t pid, const ProtocolLineHandler& on_line,
               LaunchOutcome& outcome)
-      : request_(request), pipes_(pipes), pid_(pid), on_line_(on_line), outcome_(outcome),
-        allowance_s_(request.timeout_s), deadline_(Clock::now() + allowance_for(allowance_s_)) {
+      : request_(request),
+        pipes_(pipes),
+        pid_(pid),
+        on_line_(on_line),
+        outcome_(outcome),
+        allowance_s_(request.timeout_s),
+        deadline_(Clock::now() + allowance_for(allowance_s_)) {
     // The request can exceed the pipe buffer, so stdin is fed in the same poll loop that
     // drains the other three; a worker that stops reading cannot deadlock us.
     fcntl(pipes_.in.write, F_SETFL, O_NONBLOCK);
@@ -102,8 +80,10 @@ class WorkerWatch {
     while (pipes_.protocol.read >= 0 || (!reaped_ && (pipes_.out.read >= 0 || pipes_.err.read >= 0))) {
       if (pipes_.protocol.read < 0 && !reaped_) reaped_ = waitpid(pid_, &status_, WNOHANG) == pid_;
       if (reaped_ || stopped_by_abench()) break;
-      pollfd fds[4] = {{pipes_.protocol.read, POLLIN, 0}, {pipes_.out.read, POLLIN, 0},
-                       {pipes_.err.read, POLLIN, 0},      {pipes_.in.write, POLLOUT, 0}};
+      pollfd fds[4] = {{pipes_.protocol.read, POLLIN, 0},
+                       {pipes_.out.read, POLLIN, 0},
+                       {pipes_.err.read, POLLIN, 0},
+                       {pipes_.in.write, POLLOUT, 0}};
       const int ready = poll(fds, 4, static_cast<int>(std::min<long long>(left().count(), 200)));
       if (ready < 0 && errno != EINTR) break;
       if (ready <= 0) continue;
@@ -169,8 +149,8 @@ class WorkerWatch {
   }
 
   void feed_stdin() {
-    const ssize_t n = write(pipes_.in.write, request_.stdin_text.data() + stdin_sent_,
-                            request_.stdin_text.size() - stdin_sent_);
+    const ssize_t n =
+        write(pipes_.in.write, request_.stdin_text.data() + stdin_sent_, request_.stdin_text.size() - stdin_sent_);
     if (n > 0) stdin_sent_ += static_cast<std::size_t>(n);
     if (n < 0 && errno != EAGAIN) stdin_sent_ = request_.stdin_text.size();  // worker closed it
     if (stdin_sent_ == request_.stdin_text.size()) close_fd(pipes_.in.write);

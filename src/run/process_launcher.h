@@ -8,8 +8,7 @@ namespace abench {
 
 class ProcessLauncher final : public WorkerLauncher {
  public:
-  LaunchOutcome run(const LaunchRequest& request,
-                    const ProtocolLineHandler& on_line) override;
+  LaunchOutcome run(const LaunchRequest& request, const ProtocolLineHandler& on_line) override;
 };
 
 }  // namespace abench

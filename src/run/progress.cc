@@ -11,7 +11,8 @@ namespace abench {
 
 bool stderr_is_terminal() { return isatty(STDERR_FILENO) == 1; }
 
-ProgressLine::ProgressLine(bool enabled) : enabled_(enabled), start_(std::chrono::steady_clock::now()), phase_start_(start_) {}
+ProgressLine::ProgressLine(bool enabled)
+    : enabled_(enabled), start_(std::chrono::steady_clock::now()), phase_start_(start_) {}
 
 void ProgressLine::update(std::size_t done, std::size_t total, const std::string& current) {
   if (!enabled_) return;

@@ -18,7 +18,9 @@ std::vector<std::string> without_options(const std::vector<std::string>& line,
   for (std::size_t i = 0; i < line.size(); ++i) {
     const std::string& a = line[i];
     const auto named = [&](std::string_view option) { return a == option; };
-    const auto joined = [&](std::string_view option) { return a.starts_with(option) && a.size() > option.size() && a[option.size()] == '='; };
+    const auto joined = [&](std::string_view option) {
+      return a.starts_with(option) && a.size() > option.size() && a[option.size()] == '=';
+    };
     if (std::any_of(options.begin(), options.end(), named)) {
       ++i;  // and its value
     } else if (std::none_of(options.begin(), options.end(), joined)) {
@@ -42,8 +44,10 @@ StoredCommand resume_command_line(const std::filesystem::path& dir, const std::s
     // Both replaced below.
     std::vector<std::string> args = without_options({line.begin() + 2, line.end()}, {"--out", "--seed"});
     args.insert(args.begin(), {program, command});
-    args.insert(args.end(), {"--seed", std::to_string(whole_number<std::uint64_t>(stored.at("protocol").at("seed"), "protocol.seed")), "--out",
-                             dir.string()});
+    args.insert(
+        args.end(),
+        {"--seed", std::to_string(whole_number<std::uint64_t>(stored.at("protocol").at("seed"), "protocol.seed")),
+         "--out", dir.string()});
     return {args, run_origin_unrecorded_because(dir, stored.at("run_id").get<std::string>(), line)};
   } catch (const nlohmann::json::exception& e) {
     throw UsageError(fmt::format("--resume {}: {} is not an abench results file: {}", dir.string(), path, e.what()));
@@ -55,12 +59,16 @@ StoredCommand resume_command_line(const std::filesystem::path& dir, const std::s
 void restore_finished(RunResults& results, const nlohmann::json& json, const std::string& path) {
   const RunResults stored = results_from_json(json, path);
   if (!stored.stored_batch_rules.is_null() && stored.stored_batch_rules != batch_rules_json())
-    throw UsageError(fmt::format("--resume: {} was measured by a build that sized its batches otherwise (its "
-                                 "protocol.batch differs from this build's); its cells and new ones would not "
-                                 "be alike: run it again; nothing was run", path));
+    throw UsageError(
+        fmt::format("--resume: {} was measured by a build that sized its batches otherwise (its "
+                    "protocol.batch differs from this build's); its cells and new ones would not "
+                    "be alike: run it again; nothing was run",
+                    path));
   if (stored.cells.size() != results.cells.size())
-    throw UsageError(fmt::format("--resume: {} has {} cells, the same command plans {} now (did the matrix file "
-                                 "change?); nothing was run", path, stored.cells.size(), results.cells.size()));
+    throw UsageError(
+        fmt::format("--resume: {} has {} cells, the same command plans {} now (did the matrix file "
+                    "change?); nothing was run",
+                    path, stored.cells.size(), results.cells.size()));
   for (std::size_t i = 0; i < stored.cells.size(); ++i) {
     const CellRecord& done = stored.cells[i];
     CellRecord& cell = results.cells[i];
@@ -68,17 +76,22 @@ void restore_finished(RunResults& results, const nlohmann::json& json, const std
     const CellSpec& b = cell.cell.spec;
     if (stored.plan.variants[done.cell.variant].label() != results.plan.variants[cell.cell.variant].label() ||
         !same_work(a, b))
-      throw UsageError(fmt::format("--resume: cell {} of {} is not the cell the same command plans now (did the "
-                                   "matrix file change?); nothing was run", i, path));
+      throw UsageError(
+          fmt::format("--resume: cell {} of {} is not the cell the same command plans now (did the "
+                      "matrix file change?); nothing was run",
+                      i, path));
     // Rounds the plan as resumed would never run (the file's protocol edited apart from its
     // command line) would pass for its own.
-    const int rounds = std::max(results.protocol.processes, results.protocol.until_interval > 0 ? results.protocol.max_rounds : 0);
+    const int rounds =
+        std::max(results.protocol.processes, results.protocol.until_interval > 0 ? results.protocol.max_rounds : 0);
     std::vector<int> stored_rounds = done.rounds_done;
     for (const ProcessMeasurement& p : done.processes) stored_rounds.push_back(p.round);
     for (const int round : stored_rounds)
       if (round >= rounds)
-        throw UsageError(fmt::format("--resume: cell {} of {} holds round {}, but the command stored there plans {} "
-                                     "round{}; nothing was run", i, path, round + 1, rounds, rounds == 1 ? "" : "s"));
+        throw UsageError(
+            fmt::format("--resume: cell {} of {} holds round {}, but the command stored there plans {} "
+                        "round{}; nothing was run",
+                        i, path, round + 1, rounds, rounds == 1 ? "" : "s"));
     take_measurements(cell, done);
     resummarize(cell, results.protocol);
   }

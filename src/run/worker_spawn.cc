@@ -141,8 +141,8 @@ pid_t spawn_worker(const LaunchRequest& request, WorkerPipes& pipes, std::string
       static std::mutex one_spawn_at_a_time;
       const std::lock_guard spawning(one_spawn_at_a_time);
       const MaskForChild mask(request.start_cpus);
-      spawn_error = posix_spawn(&pid, request.executable.c_str(), &setup.actions, &setup.attributes, argv.data(),
-                                envp.data());
+      spawn_error =
+          posix_spawn(&pid, request.executable.c_str(), &setup.actions, &setup.attributes, argv.data(), envp.data());
       // Set from here: glibc's spawn attributes take no SCHED_IDLE, and a thread of abench's
       // put in that class could not leave it again without privilege.
       const sched_param lowest{};

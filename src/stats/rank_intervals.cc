@@ -9,7 +9,7 @@
 namespace abench {
 namespace {
 
-constexpr int kMostRounds = 1000;        // --processes allows no more
+constexpr int kMostRounds = 1000;         // --processes allows no more
 constexpr long kExactRankSumLimit = 400;  // m * n pairs
 
 double normal_cdf(double z) { return 0.5 * std::erfc(-z / std::sqrt(2.0)); }
@@ -117,8 +117,8 @@ ShiftInterval rank_sum_interval(const std::vector<double>& before, const std::ve
   for (double b : before)
     for (double a : after) differences.push_back(a - b);
   std::sort(differences.begin(), differences.end());
-  return order_statistic_interval(
-      differences, confidence, rank_sum_cumulative(static_cast<int>(before.size()), static_cast<int>(after.size())));
+  return order_statistic_interval(differences, confidence,
+                                  rank_sum_cumulative(static_cast<int>(before.size()), static_cast<int>(after.size())));
 }
 
 int min_rounds_for(double confidence) {

@@ -24,8 +24,7 @@ ShiftInterval sign_interval(std::vector<double> differences, double confidence);
 
 // The shift of `after` against `before` (after - before); valid when the two samples are
 // independent and differ by a shift. Precondition: neither empty.
-ShiftInterval rank_sum_interval(const std::vector<double>& before, const std::vector<double>& after,
-                                double confidence);
+ShiftInterval rank_sum_interval(const std::vector<double>& before, const std::vector<double>& after, double confidence);
 
 // The fewest rounds (paired) and processes a side (unpaired) whose interval can reach it.
 int min_rounds_for(double confidence);

@@ -52,8 +52,10 @@ void make_output_subdirectory(const std::filesystem::path& dir) {
   if (::lstat(dir.c_str(), &st) != 0)
     throw EnvironmentError(fmt::format("{}: cannot read: {}", dir.string(), std::strerror(errno)));
   if (S_ISLNK(st.st_mode))
-    throw UsageError(fmt::format("{}: is a symbolic link; abench writes only into directories of its own there, "
-                                 "never through a link (remove it); nothing was written into it", dir.string()));
+    throw UsageError(
+        fmt::format("{}: is a symbolic link; abench writes only into directories of its own there, "
+                    "never through a link (remove it); nothing was written into it",
+                    dir.string()));
   if (!S_ISDIR(st.st_mode))
     throw UsageError(fmt::format("{}: is not a directory (remove it); nothing was written into it", dir.string()));
 }

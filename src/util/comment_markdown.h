@@ -17,10 +17,10 @@ inline constexpr std::size_t kCommentLimit = 65536;
 struct CommentSection {
   std::string summary;  // folded: the <summary> line; shown: a heading ("" for none)
   bool folded = false;
-  std::string before;   // Markdown above the table (trusted: the caller escaped what it took in)
+  std::string before;  // Markdown above the table (trusted: the caller escaped what it took in)
   std::vector<std::vector<std::string>> table;  // table[0] is the header; cells are escaped here
   std::vector<bool> numeric;                    // right-aligned columns
-  std::string after;    // Markdown below the table
+  std::string after;                            // Markdown below the table
 };
 
 // A section shown under a heading ("" for none), and one folded under a <summary>; `before`

@@ -48,8 +48,10 @@ void hold_output_directory(const std::filesystem::path& dir) {
   const std::filesystem::path path = dir / kLockName;
   const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0644);
   if (fd < 0 && errno == ELOOP)
-    throw UsageError(fmt::format("{}: is a symbolic link; abench writes only into files of its own there (remove "
-                                 "it); nothing was written", path.string()));
+    throw UsageError(
+        fmt::format("{}: is a symbolic link; abench writes only into files of its own there (remove "
+                    "it); nothing was written",
+                    path.string()));
   if (fd < 0) throw EnvironmentError(fmt::format("{}: cannot open: {}", path.string(), std::strerror(errno)));
   struct stat st {};
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
@@ -65,9 +67,10 @@ void hold_output_directory(const std::filesystem::path& dir) {
     const std::string holder = holder_of(fd);
     ::close(fd);
     if (error == EWOULDBLOCK)
-      throw UsageError(fmt::format("{}: another abench command is writing there ({}); wait for it to end or choose "
-                                   "another directory; nothing was written",
-                                   dir.string(), holder));
+      throw UsageError(
+          fmt::format("{}: another abench command is writing there ({}); wait for it to end or choose "
+                      "another directory; nothing was written",
+                      dir.string(), holder));
     throw EnvironmentError(fmt::format("{}: cannot lock: {}", path.string(), std::strerror(error)));
   }
   // Who holds it is for a second command's message only: a failed write changes nothing.

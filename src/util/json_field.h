@@ -22,7 +22,7 @@ class JsonField {
  public:
   // `kind` says what the file should have been, as errors begin: "malformed results".
   JsonField(const std::string& path, const nlohmann::json& value, std::string name,
-        std::string_view kind = "malformed results")
+            std::string_view kind = "malformed results")
       : path_(path), value_(value), name_(std::move(name)), kind_(kind) {}
 
   const nlohmann::json& json() const { return value_; }
@@ -40,9 +40,13 @@ class JsonField {
     return JsonField(path_, value_[key], child(key), kind_);
   }
   bool has(const char* key) const { return value_.is_object() && value_.contains(key) && !value_[key].is_null(); }
-  JsonField at(std::size_t index) const { return JsonField(path_, value_[index], fmt::format("{}[{}]", name_, index), kind_); }
+  JsonField at(std::size_t index) const {
+    return JsonField(path_, value_[index], fmt::format("{}[{}]", name_, index), kind_);
+  }
   // A member whose key is data (an environment variable, a perf event).
-  JsonField member(const std::string& key, const nlohmann::json& value) const { return JsonField(path_, value, name_ + "." + key, kind_); }
+  JsonField member(const std::string& key, const nlohmann::json& value) const {
+    return JsonField(path_, value, name_ + "." + key, kind_);
+  }
 
   std::size_t size_of_list() const {
     if (!value_.is_array()) fail("must be a list, got " + shown());

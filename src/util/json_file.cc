@@ -32,16 +32,15 @@ std::string read_bounded_file(const std::string& path, const std::string& what, 
   namespace fs = std::filesystem;
   std::error_code ec;
   const fs::file_status status = follow_links ? fs::status(path, ec) : fs::symlink_status(path, ec);
-  if (ec || !fs::exists(status))
-    throw UsageError(fmt::format("{}: cannot read {}: no such file", path, what));
+  if (ec || !fs::exists(status)) throw UsageError(fmt::format("{}: cannot read {}: no such file", path, what));
   if (fs::is_symlink(status)) throw UsageError(fmt::format("{}: is a link; {} must be a file of its own", path, what));
   if (fs::is_directory(status)) throw UsageError(fmt::format("{}: is a directory, not {}", path, what));
   if (!fs::is_regular_file(status)) throw UsageError(fmt::format("{}: not a regular file: {} must be one", path, what));
   const std::uintmax_t bytes = fs::file_size(path, ec);
   if (!ec && bytes > max_bytes)
-    throw UsageError(fmt::format("{}: {} is {} bytes; abench reads files of at most {}", path, what, bytes,
-                                 max_bytes % (1u << 20) == 0 ? fmt::format("{} MiB", max_bytes >> 20)
-                                                             : fmt::format("{} KiB", max_bytes >> 10)));
+    throw UsageError(fmt::format(
+        "{}: {} is {} bytes; abench reads files of at most {}", path, what, bytes,
+        max_bytes % (1u << 20) == 0 ? fmt::format("{} MiB", max_bytes >> 20) : fmt::format("{} KiB", max_bytes >> 10)));
   std::ifstream in(path, std::ios::binary);
   if (!in) throw UsageError(fmt::format("{}: cannot read {}", path, what));
   std::stringstream text;
@@ -55,8 +54,8 @@ nlohmann::json read_json_file(const std::string& path, const std::string& what) 
   const auto check = [&](int depth, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
     using Event = nlohmann::json::parse_event_t;
     if ((event == Event::object_start || event == Event::array_start) && depth >= kMaxJsonDepth)
-      throw UsageError(fmt::format("{}: {} nests objects and arrays more than {} levels deep", path, what,
-                                   kMaxJsonDepth));
+      throw UsageError(
+          fmt::format("{}: {} nests objects and arrays more than {} levels deep", path, what, kMaxJsonDepth));
     if (event == Event::object_start) keys_of_open_objects.emplace_back();
     if (event == Event::object_end && !keys_of_open_objects.empty()) keys_of_open_objects.pop_back();
     if (event == Event::key && !keys_of_open_objects.empty() &&

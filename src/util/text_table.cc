@@ -20,8 +20,9 @@ std::string aligned_columns(const std::vector<std::vector<std::string>>& rows, c
     for (std::size_t i = 0; i < row.size(); ++i) {
       const bool right = i < numeric.size() && numeric[i];
       // The last column is not padded on the right: no trailing spaces.
-      line += right ? fmt::format("{:>{}}", row[i], width[i])
-                    : i + 1 == row.size() ? row[i] : fmt::format("{:<{}}", row[i], width[i]);
+      line += right                 ? fmt::format("{:>{}}", row[i], width[i])
+              : i + 1 == row.size() ? row[i]
+                                    : fmt::format("{:<{}}", row[i], width[i]);
       if (i + 1 < row.size()) line += "  ";
     }
     while (!line.empty() && line.back() == ' ') line.pop_back();

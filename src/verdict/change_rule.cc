@@ -38,7 +38,8 @@ std::optional<double> paced_round_difference(const std::vector<double>& before, 
   const std::size_t n = std::min(before.size(), after.size());
   std::array<std::vector<double>, 2> by_leader;
   for (std::size_t k = 0; k < n; ++k) {
-    if (!(before[k] > 0) || !(after[k] > 0) || !std::isfinite(before[k]) || !std::isfinite(after[k])) return std::nullopt;
+    if (!(before[k] > 0) || !(after[k] > 0) || !std::isfinite(before[k]) || !std::isfinite(after[k]))
+      return std::nullopt;
     by_leader[k % 2].push_back(std::log(after[k] / before[k]));
   }
   if (by_leader[0].empty()) return std::nullopt;
@@ -114,10 +115,11 @@ Judgement judge_change(const CellSides& sides, double confidence, double bar, do
       j.reason = j.paired ? fmt::format("{} round{} cannot reach {} (at most {}): use --processes {}", j.replicates,
                                         j.replicates == 1 ? "" : "s", percent(confidence), percent(shift.coverage),
                                         min_rounds_for(confidence))
-                          : fmt::format("{} and {} processes of different runs cannot reach {} (at most {}): use "
-                                        "--processes {} on both",
-                                        before.size(), after.size(), percent(confidence), percent(shift.coverage),
-                                        min_processes_for(confidence));
+                          : fmt::format(
+                                "{} and {} processes of different runs cannot reach {} (at most {}): use "
+                                "--processes {} on both",
+                                before.size(), after.size(), percent(confidence), percent(shift.coverage),
+                                min_processes_for(confidence));
       return j;
     }
   }

@@ -10,8 +10,8 @@
 // log(after_rk / before_rk): a slow spell that starts mid-round cancels pair by pair, where
 // it would flip which spell one side's median lands in. It is the mean of their median over
 // the pairs one side led and their median over those the other led: the side that goes
-// second follows the other's batch and pays for it, and the two orders cancel that. The change is the median of the d_r and its interval the exact
-// sign-test interval (order statistics of the d_r): valid whatever the distribution of the
+// second follows the other's batch and pays for it, and the two orders cancel that. The change is the median of the d_r
+// and its interval the exact sign-test interval (order statistics of the d_r): valid whatever the distribution of the
 // noise, and one wild round moves it by one rank, not by its size. Sides of different runs
 // share nothing round by round: the exact rank-sum interval over the two sets of process
 // medians. Below the rounds a confidence needs, the judgement says so in words.
@@ -28,7 +28,7 @@ namespace abench {
 struct CellSides {
   ProcessSamples before, after;
   std::vector<int> before_rounds, after_rounds;  // each process's round; empty for sides of different runs
-  bool exact_metric = false;  // a count that repeats exactly (instructions): no sampling error to bound
+  bool exact_metric = false;    // a count that repeats exactly (instructions): no sampling error to bound
   bool samples_paired = false;  // paired rounds took turns batch by batch: samples pair index by index
 };
 

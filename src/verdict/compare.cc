@@ -81,25 +81,26 @@ void derive_from_rows(Comparison& c) {
   }
 
   if (const int undecided = tally_of(c).undecided; undecided > 0) {
-    const auto first = std::find_if(c.rows.begin(), c.rows.end(),
-                                    [](const CompareRow& r) { return r.verdict == Verdict::undecided; });
-    c.warnings.push_back(fmt::format("{} cell{} undecided: {}. abench does not guess a verdict the rounds "
-                                     "cannot support.",
-                                     undecided, undecided == 1 ? "" : "s", first->problem));
+    const auto first =
+        std::find_if(c.rows.begin(), c.rows.end(), [](const CompareRow& r) { return r.verdict == Verdict::undecided; });
+    c.warnings.push_back(
+        fmt::format("{} cell{} undecided: {}. abench does not guess a verdict the rounds "
+                    "cannot support.",
+                    undecided, undecided == 1 ? "" : "s", first->problem));
   }
   if (const auto without = std::count_if(c.rows.begin(), c.rows.end(),
                                          [](const CompareRow& r) { return !r.counts_unavailable.empty(); });
       without > 0) {
-    const auto first = std::find_if(c.rows.begin(), c.rows.end(),
-                                    [](const CompareRow& r) { return !r.counts_unavailable.empty(); });
+    const auto first =
+        std::find_if(c.rows.begin(), c.rows.end(), [](const CompareRow& r) { return !r.counts_unavailable.empty(); });
     c.warnings.push_back(fmt::format("counts unavailable in {} cell{} (timings and verdicts stand): {}", without,
                                      without == 1 ? "" : "s", first->counts_unavailable.substr(0, 400)));
   }
-  if (const auto failed = std::count_if(c.rows.begin(), c.rows.end(),
-                                        [](const CompareRow& r) { return r.verdict == Verdict::failed; });
+  if (const auto failed =
+          std::count_if(c.rows.begin(), c.rows.end(), [](const CompareRow& r) { return r.verdict == Verdict::failed; });
       failed > 0)
-    c.warnings.push_back(fmt::format("{} cell{} without a verdict: see the rows marked failed", failed,
-                                     failed == 1 ? "" : "s"));
+    c.warnings.push_back(
+        fmt::format("{} cell{} without a verdict: see the rows marked failed", failed, failed == 1 ? "" : "s"));
 }
 
 Comparison compare_results(const RunResults& results, const VerdictSettings& settings) {
@@ -130,8 +131,10 @@ Comparison compare_results(const RunResults& results, const VerdictSettings& set
     row.after_cell = pair.after_cell->cell.spec.id;
     row.before_counts = pair.before_cell->counts;
     row.after_counts = pair.after_cell->counts;
-    if (!pair.before_cell->counts_unavailable.empty()) row.counts_unavailable = "baseline: " + pair.before_cell->counts_unavailable;
-    else if (!pair.after_cell->counts_unavailable.empty()) row.counts_unavailable = "candidate: " + pair.after_cell->counts_unavailable;
+    if (!pair.before_cell->counts_unavailable.empty())
+      row.counts_unavailable = "baseline: " + pair.before_cell->counts_unavailable;
+    else if (!pair.after_cell->counts_unavailable.empty())
+      row.counts_unavailable = "candidate: " + pair.after_cell->counts_unavailable;
     const CellSummary& b = pair.before_summary;
     const CellSummary& a = pair.after_summary;
     row.before_ns = b.ns_per_op;

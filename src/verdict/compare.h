@@ -20,7 +20,7 @@ namespace abench {
 // interval, and compare's bar (the gate's bar is its thresholds and noise floors). Both
 // compare.json and gate.json record it.
 struct VerdictSettings {
-  double min_effect = 0.01;   // compare: a change smaller than this is never called significant
+  double min_effect = 0.01;  // compare: a change smaller than this is never called significant
   double confidence = 0.95;
   // compare: the equivalence margin (--detect): a cell is `same` when its whole interval lies
   // within ±detect, `unclear` when it is neither that nor called (change_rule.h).
@@ -42,7 +42,7 @@ struct CompareRow {
   Verdict verdict = Verdict::failed;
   std::string problem;  // why there is no verdict (failed or undecided)
   std::optional<CellCounts> before_counts, after_counts;
-  std::string counts_unavailable;  // why a side has no counts ("" when both were counted)
+  std::string counts_unavailable;              // why a side has no counts ("" when both were counted)
   std::optional<PairExplanation> explanation;  // --explain (src/explain/explain_compare.h)
   // compare --context: the sides on which the cell's figure depends on the cells before it
   // ("-", "baseline", "candidate", "both"; src/verdict/context.h); "" without --context
@@ -52,11 +52,11 @@ struct CompareRow {
 struct Comparison {
   VerdictSettings settings;
   Measure measure = Measure::time;  // what the figures are (metric_names)
-  bool samples_paired = false;  // each round's two processes took turns batch by batch
-  int processes = 0;  // rounds every cell had; with adaptive rounds, the first of them
-  double until_interval = 0;  // adaptive rounds' target width (a fraction), 0 without
+  bool samples_paired = false;      // each round's two processes took turns batch by batch
+  int processes = 0;                // rounds every cell had; with adaptive rounds, the first of them
+  double until_interval = 0;        // adaptive rounds' target width (a fraction), 0 without
   int max_rounds = 0;
-  double budget_s = 0;  // --budget (seconds), 0 without
+  double budget_s = 0;                                         // --budget (seconds), 0 without
   std::vector<std::string> baseline_labels, candidate_labels;  // one per pair
   // What each side's workers said serves malloc: version and file ("" if none started).
   std::vector<std::string> baseline_allocators, candidate_allocators;
@@ -65,17 +65,17 @@ struct Comparison {
   std::map<std::string, double> geomean_change_by_backend;  // exp(mean log ratio) - 1
   std::optional<double> geomean_change;
   std::vector<std::string> warnings;
-  bool explained = false;  // --explain: every row has its explanation
-  bool context = false;    // --context: every row has its context mark
+  bool explained = false;        // --explain: every row has its explanation
+  bool context = false;          // --context: every row has its context mark
   bool legacy_verdicts = false;  // read from a version 1 compare.json (src/verdict/compare_file.h)
 };
 
 // What the rows add up to, for the footer and compare.json.
 struct CompareTally {
-  int calls = 0;      // slower or faster
-  int judged = 0;     // rows with a verdict (slower, faster, same, unclear)
+  int calls = 0;   // slower or faster
+  int judged = 0;  // rows with a verdict (slower, faster, same, unclear)
   int same = 0, unclear = 0;
-  int undecided = 0;  // too few rounds for the confidence
+  int undecided = 0;             // too few rounds for the confidence
   double median_detectable = 0;  // over the judged rows: the smallest change each could have called
   // With nothing changed, how many calls chance alone would make (at most): the sum over
   // judged rows of 1 - their interval's coverage; and the smallest such coverage.

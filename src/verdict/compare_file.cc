@@ -27,7 +27,8 @@ void put_change(nlohmann::json& j, const std::optional<Judgement>& judgement, co
     j["paired"] = judgement->paired;
     j["replicates"] = judgement->replicates;
     // Undecided: no interval at the confidence, so no change it could call.
-    j["detectable_change"] = judgement->call == Call::undecided ? nlohmann::json(nullptr) : nlohmann::json(judgement->detectable);
+    j["detectable_change"] =
+        judgement->call == Call::undecided ? nlohmann::json(nullptr) : nlohmann::json(judgement->detectable);
   } else {
     j["change"] = nullptr;
     j["interval"] = nullptr;
@@ -59,57 +60,60 @@ nlohmann::json comparison_json(const Comparison& c) {
     put_change(j, row.judgement, row.problem);
     j["counts_before"] = row.before_counts ? nlohmann::json(*row.before_counts) : nlohmann::json(nullptr);
     j["counts_after"] = row.after_counts ? nlohmann::json(*row.after_counts) : nlohmann::json(nullptr);
-    j["counts_unavailable"] = row.counts_unavailable.empty() ? nlohmann::json(nullptr) : nlohmann::json(row.counts_unavailable);
+    j["counts_unavailable"] =
+        row.counts_unavailable.empty() ? nlohmann::json(nullptr) : nlohmann::json(row.counts_unavailable);
     if (c.explained && row.explanation) put_explanation(j, *row.explanation);
     if (c.context) j["context"] = row.context;
     rows.push_back(std::move(j));
   }
   nlohmann::json geomeans = nlohmann::json::object();
   for (const auto& [backend, change] : c.geomean_change_by_backend) geomeans[backend] = change;
-  nlohmann::json out{{"schema", "abench.compare"},
-          {"schema_version", kCompareSchemaVersion},
-          {"metric", m.per_op},
-          {"backends", c.pair_backends},
-          {"method", {{"statistic", "per process: its median sample; per round: after/before of its two "
-                                    "processes; change: the median over rounds"},
-                      {"interval", interval_method_text(c) + " (docs/statistics.md)"},
-                      {"measure", name_of(c.measure)},
-                      {"samples_paired", c.samples_paired},
-                      {"confidence", c.settings.confidence},
-                      {"min_effect", c.settings.min_effect},
-                      {"detect", c.settings.detect}}},
-          {"processes_per_side", c.processes},
-          {"until_interval", c.until_interval > 0 ? nlohmann::json{{"width_percent", c.until_interval * 100},
-                                                                   {"max_rounds", c.max_rounds},
-                                                                   {"budget_seconds", c.budget_s > 0
-                                                                                          ? nlohmann::json(c.budget_s)
-                                                                                          : nlohmann::json(nullptr)}}
-                                                  : nlohmann::json(nullptr)},
-          {"judged", t.judged},
-          {"undecided", t.undecided},
-          {"calls", t.calls},
-          {"same", t.same},
-          {"unclear", t.unclear},
-          {"median_detectable_change", t.median_detectable},
-          {"expected_false_calls", t.expected_false_calls},
-          {"baselines", c.baseline_labels},
-          {"candidates", c.candidate_labels},
-          {"baseline_allocators", c.baseline_allocators},
-          {"candidate_allocators", c.candidate_allocators},
-          {"rows", rows},
-          {"geomean_change_by_backend", geomeans},
-          {"geomean_change", c.geomean_change ? nlohmann::json(*c.geomean_change) : nlohmann::json(nullptr)},
-          {"warnings", c.warnings}};
+  nlohmann::json out{
+      {"schema", "abench.compare"},
+      {"schema_version", kCompareSchemaVersion},
+      {"metric", m.per_op},
+      {"backends", c.pair_backends},
+      {"method",
+       {{"statistic",
+         "per process: its median sample; per round: after/before of its two "
+         "processes; change: the median over rounds"},
+        {"interval", interval_method_text(c) + " (docs/statistics.md)"},
+        {"measure", name_of(c.measure)},
+        {"samples_paired", c.samples_paired},
+        {"confidence", c.settings.confidence},
+        {"min_effect", c.settings.min_effect},
+        {"detect", c.settings.detect}}},
+      {"processes_per_side", c.processes},
+      {"until_interval",
+       c.until_interval > 0
+           ? nlohmann::json{{"width_percent", c.until_interval * 100},
+                            {"max_rounds", c.max_rounds},
+                            {"budget_seconds", c.budget_s > 0 ? nlohmann::json(c.budget_s) : nlohmann::json(nullptr)}}
+           : nlohmann::json(nullptr)},
+      {"judged", t.judged},
+      {"undecided", t.undecided},
+      {"calls", t.calls},
+      {"same", t.same},
+      {"unclear", t.unclear},
+      {"median_detectable_change", t.median_detectable},
+      {"expected_false_calls", t.expected_false_calls},
+      {"baselines", c.baseline_labels},
+      {"candidates", c.candidate_labels},
+      {"baseline_allocators", c.baseline_allocators},
+      {"candidate_allocators", c.candidate_allocators},
+      {"rows", rows},
+      {"geomean_change_by_backend", geomeans},
+      {"geomean_change", c.geomean_change ? nlohmann::json(*c.geomean_change) : nlohmann::json(nullptr)},
+      {"warnings", c.warnings}};
   if (c.explained) out["explain"] = explain_method_json();  // --explain only: other files are as they were
-  if (c.context) out["context"] = true;  // --context: every row has its "context" mark
+  if (c.context) out["context"] = true;                     // --context: every row has its "context" mark
   return out;
 }
 
-
 namespace {
 
-constexpr Verdict kVerdicts[] = {Verdict::slower, Verdict::faster, Verdict::same, Verdict::unclear,
-                                 Verdict::undecided, Verdict::failed};
+constexpr Verdict kVerdicts[] = {Verdict::slower,  Verdict::faster,    Verdict::same,
+                                 Verdict::unclear, Verdict::undecided, Verdict::failed};
 
 std::optional<double> optional_figure(const JsonField& f) {
   if (f.json().is_null()) return std::nullopt;
@@ -117,7 +121,8 @@ std::optional<double> optional_figure(const JsonField& f) {
 }
 
 double finite(const JsonField& f) {
-  if (!f.json().is_number() || !std::isfinite(f.json().get<double>())) f.fail("must be a finite number, got " + f.shown());
+  if (!f.json().is_number() || !std::isfinite(f.json().get<double>()))
+    f.fail("must be a finite number, got " + f.shown());
   return f.json().get<double>();
 }
 
@@ -151,7 +156,8 @@ void check_detectable(const JsonField& row, Judgement& j, double bar) {
   j.detectable = undecided ? 0 : detectable_change(j.change, j.low, j.high, bar);
   if (!row.has("detectable_change")) return;  // a file from before the field
   if (undecided) {
-    if (!row.at("detectable_change").json().is_null()) row.at("detectable_change").fail("must be null in an undecided row");
+    if (!row.at("detectable_change").json().is_null())
+      row.at("detectable_change").fail("must be null in an undecided row");
     return;
   }
   const double said = finite(row.at("detectable_change"));
@@ -171,26 +177,28 @@ void check_verdict(const JsonField& row, const CompareRow& r, const VerdictSetti
   if (r.judgement->coverage + 1e-9 < settings.confidence)
     row.at("verdict").fail(fmt::format("is '{}', but its interval covers {:g}, less than the file's confidence {:g}",
                                        name_of(r.verdict), r.judgement->coverage, settings.confidence));
-  const Call call = call_of(r.judgement->change, r.judgement->low, r.judgement->high, settings.min_effect, settings.detect);
+  const Call call =
+      call_of(r.judgement->change, r.judgement->low, r.judgement->high, settings.min_effect, settings.detect);
   if (name_of(verdict_of(call)) != name_of(r.verdict))
-    row.at("verdict").fail(fmt::format("is '{}', but its change {:+.2f}% and interval [{:+.2f}%, {:+.2f}%] at "
-                                       "minimum effect {:g}% and margin ±{:g}% make it '{}'",
-                                       name_of(r.verdict), r.judgement->change * 100, r.judgement->low * 100,
-                                       r.judgement->high * 100, settings.min_effect * 100, settings.detect * 100,
-                                       name_of(call)));
+    row.at("verdict").fail(
+        fmt::format("is '{}', but its change {:+.2f}% and interval [{:+.2f}%, {:+.2f}%] at "
+                    "minimum effect {:g}% and margin ±{:g}% make it '{}'",
+                    name_of(r.verdict), r.judgement->change * 100, r.judgement->low * 100, r.judgement->high * 100,
+                    settings.min_effect * 100, settings.detect * 100, name_of(call)));
 }
 
 CompareRow row_from(const JsonField& row, const Comparison& c) {
   CompareRow r;
   const std::size_t pairs = c.baseline_labels.size();
   r.pair = row.at("pair").whole<std::size_t>(0, pairs - 1);
-  if (row.at("baseline").text() != c.baseline_labels[r.pair] || row.at("candidate").text() != c.candidate_labels[r.pair])
+  if (row.at("baseline").text() != c.baseline_labels[r.pair] ||
+      row.at("candidate").text() != c.candidate_labels[r.pair])
     row.at("baseline").fail(fmt::format("and 'candidate' must be pair {}'s labels", r.pair));
   r.spec.workload = parse_workload(row.at("workload").text(), row.at("workload").where());
   r.spec.size = parse_size(row.at("size").json(), row.at("size").where());
-  r.spec.alignment = parse_alignment({{"requested", row.at("requested_align").json()},
-                                      {"preferred", row.at("preferred_align").json()}},
-                                     row.at("requested_align").where());
+  r.spec.alignment = parse_alignment(
+      {{"requested", row.at("requested_align").json()}, {"preferred", row.at("preferred_align").json()}},
+      row.at("requested_align").where());
   r.spec.live = parse_live(row.at("live").json(), row.at("live").where());
   r.before_cell = row.at("before_cell").whole<int>(0, 1 << 30);
   r.after_cell = row.at("after_cell").whole<int>(0, 1 << 30);
@@ -210,16 +218,19 @@ CompareRow row_from(const JsonField& row, const Comparison& c) {
       const Judgement j = judgement_at(row);
       verdict = name_of(call_of(j.change, j.low, j.high, c.settings.min_effect, c.settings.detect));
     }
-  const auto named = std::find_if(std::begin(kVerdicts), std::end(kVerdicts),
-                                  [&](Verdict v) { return name_of(v) == verdict; });
+  const auto named =
+      std::find_if(std::begin(kVerdicts), std::end(kVerdicts), [&](Verdict v) { return name_of(v) == verdict; });
   if (named == std::end(kVerdicts))
     row.at("verdict").fail(fmt::format("is '{}' (allowed: slower, faster, same, unclear, undecided, failed)",
                                        printable(verdict.substr(0, 40))));
   r.verdict = *named;
   if (!row.at("change").json().is_null()) r.judgement = judgement_at(row);
   if (row.has("problem")) r.problem = row.at("problem").text();
-  if (r.judgement && r.verdict == Verdict::undecided) r.judgement->call = Call::undecided, r.judgement->reason = r.problem;
-  else if (r.judgement) r.judgement->call = call_of(r.judgement->change, r.judgement->low, r.judgement->high, c.settings.min_effect, c.settings.detect);
+  if (r.judgement && r.verdict == Verdict::undecided)
+    r.judgement->call = Call::undecided, r.judgement->reason = r.problem;
+  else if (r.judgement)
+    r.judgement->call =
+        call_of(r.judgement->change, r.judgement->low, r.judgement->high, c.settings.min_effect, c.settings.detect);
   check_verdict(row, r, c.settings);
   if (r.judgement) check_detectable(row, *r.judgement, c.settings.min_effect);
   r.before_counts = counts_at(row.at("counts_before"));
@@ -229,7 +240,8 @@ CompareRow row_from(const JsonField& row, const Comparison& c) {
   if (c.context) {
     r.context = row.at("context").text();
     if (r.context != "-" && r.context != "baseline" && r.context != "candidate" && r.context != "both")
-      row.at("context").fail(fmt::format("is '{}' (allowed: -, baseline, candidate, both)", printable(r.context.substr(0, 40))));
+      row.at("context").fail(
+          fmt::format("is '{}' (allowed: -, baseline, candidate, both)", printable(r.context.substr(0, 40))));
   }
   return r;
 }
@@ -250,7 +262,8 @@ Comparison comparison_from_json(const nlohmann::json& j, const std::string& path
     root.at("metric").fail(fmt::format("is '{}', but the measure's figure is '{}'", printable(metric.substr(0, 40)),
                                        metric_names(c.measure).per_op));
   c.settings.confidence = finite(method.at("confidence"));
-  if (!(c.settings.confidence > 0.5 && c.settings.confidence < 1)) method.at("confidence").fail("must lie between 0.5 and 1");
+  if (!(c.settings.confidence > 0.5 && c.settings.confidence < 1))
+    method.at("confidence").fail("must lie between 0.5 and 1");
   c.settings.min_effect = finite(method.at("min_effect"));
   if (!(c.settings.min_effect >= 0 && c.settings.min_effect <= 1)) method.at("min_effect").fail("must lie from 0 to 1");
   if (method.has("detect")) {
@@ -264,12 +277,14 @@ Comparison comparison_from_json(const nlohmann::json& j, const std::string& path
   if (root.has("until_interval")) {
     const JsonField adaptive = root.at("until_interval");
     c.until_interval = finite(adaptive.at("width_percent")) / 100;
-    if (!(c.until_interval > 0 && c.until_interval <= 1)) adaptive.at("width_percent").fail("must lie from 0.01 to 100");
+    if (!(c.until_interval > 0 && c.until_interval <= 1))
+      adaptive.at("width_percent").fail("must lie from 0.01 to 100");
     c.max_rounds = adaptive.at("max_rounds").whole<int>(c.processes, 1000);
     if (adaptive.has("budget_seconds")) {
       c.budget_s = finite(adaptive.at("budget_seconds"));
       if (!(c.budget_s >= 1 && c.budget_s <= kMaxBudgetSeconds))
-        adaptive.at("budget_seconds").fail(fmt::format("must be a number of seconds from 1 to {:g}", kMaxBudgetSeconds));
+        adaptive.at("budget_seconds")
+            .fail(fmt::format("must be a number of seconds from 1 to {:g}", kMaxBudgetSeconds));
     }
   }
   c.baseline_labels = root.at("baselines").texts();

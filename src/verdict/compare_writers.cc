@@ -22,7 +22,6 @@ std::string range(const std::optional<double>& lo, const std::optional<double>& 
   return lo ? fmt::format("{:.2f}-{:.2f}", *lo, *hi) : "-";
 }
 
-
 // "old → new", or the one value when both sides agree.
 template <class F>
 std::string old_new(const CompareRow& row, F field) {
@@ -43,7 +42,8 @@ std::string change_text(const CompareRow& row) {
 
 std::string interval_text(const CompareRow& row, bool adaptive) {
   if (!row.judgement) return "-";
-  const std::string interval = fmt::format("[{}, {}]", signed_percent(row.judgement->low), signed_percent(row.judgement->high));
+  const std::string interval =
+      fmt::format("[{}, {}]", signed_percent(row.judgement->low), signed_percent(row.judgement->high));
   return adaptive ? fmt::format("{} in {}", interval, row.judgement->replicates) : interval;
 }
 
@@ -57,14 +57,16 @@ std::string rounds_text(const Comparison& c) {
       most = std::max(most, row.judgement->replicates);
     }
   if (c.budget_s > 0)
-    return fmt::format("{} to {} rounds a cell, one pair of processes a round (--budget {}: {} rounds, then one "
-                       "more for the cells whose interval was wider than {:g}% and expected to narrow to it in the "
-                       "time left, cheapest first, at most {}; the interval column says \"in N\" rounds)",
-                       least, most, format_duration(c.budget_s), c.processes, c.until_interval * 100, c.max_rounds);
-  return fmt::format("{} to {} rounds a cell, one pair of processes a round (--until-interval {:g}%: {} rounds, then "
-                     "one more while a cell's interval was wider than {:g}%, at most {}; the interval column says "
-                     "\"in N\" rounds)",
-                     least, most, c.until_interval * 100, c.processes, c.until_interval * 100, c.max_rounds);
+    return fmt::format(
+        "{} to {} rounds a cell, one pair of processes a round (--budget {}: {} rounds, then one "
+        "more for the cells whose interval was wider than {:g}% and expected to narrow to it in the "
+        "time left, cheapest first, at most {}; the interval column says \"in N\" rounds)",
+        least, most, format_duration(c.budget_s), c.processes, c.until_interval * 100, c.max_rounds);
+  return fmt::format(
+      "{} to {} rounds a cell, one pair of processes a round (--until-interval {:g}%: {} rounds, then "
+      "one more while a cell's interval was wider than {:g}%, at most {}; the interval column says "
+      "\"in N\" rounds)",
+      least, most, c.until_interval * 100, c.processes, c.until_interval * 100, c.max_rounds);
 }
 
 // "812 → 1612 (+98.5%)": instructions per operation on each side, from --explain.
@@ -89,14 +91,15 @@ std::string explain_footer(const Comparison& c) {
   for (const CompareRow& row : c.rows)
     if (row.explanation && row.explanation->before && row.explanation->after) {
       ++explained;
-      repeatability = std::max({repeatability, row.explanation->before->repeatability,
-                                row.explanation->after->repeatability});
+      repeatability =
+          std::max({repeatability, row.explanation->before->repeatability, row.explanation->after->repeatability});
     }
-  return fmt::format("\nWork (--explain): instructions per operation before → after, counted under callgrind with its "
-                     "cache and branch simulators in instrumented processes of their own (explain/; every figure in "
-                     "compare.csv), for {} of {} cells; the instrumented processes of a side agreed within {:.2f}%. "
-                     "Reading: {}.\n",
-                     explained, c.rows.size(), repeatability * 100, reading_rule_text());
+  return fmt::format(
+      "\nWork (--explain): instructions per operation before → after, counted under callgrind with its "
+      "cache and branch simulators in instrumented processes of their own (explain/; every figure in "
+      "compare.csv), for {} of {} cells; the instrumented processes of a side agreed within {:.2f}%. "
+      "Reading: {}.\n",
+      explained, c.rows.size(), repeatability * 100, reading_rule_text());
 }
 
 std::string verdict_text(const CompareRow& row) {
@@ -125,14 +128,14 @@ std::string headline(const Comparison& c) {
     counted += counts_changed(row);
   }
   const CompareTally t = tally_of(c);
-  std::string out = fmt::format("### abench compare: {} slower, {} faster, {} same, {} unclear, {} failed{}\n\n",
-                                slower, faster, t.same, t.unclear, failed,
-                                t.undecided ? fmt::format(", {} undecided", t.undecided) : "");
+  std::string out =
+      fmt::format("### abench compare: {} slower, {} faster, {} same, {} unclear, {} failed{}\n\n", slower, faster,
+                  t.same, t.unclear, failed, t.undecided ? fmt::format(", {} undecided", t.undecided) : "");
   for (std::size_t p = 0; p < c.baseline_labels.size(); ++p)
     out += fmt::format("{}**{}** (before) → **{}** (after)", p ? "; " : "", markdown_text(c.baseline_labels[p]),
                        markdown_text(c.candidate_labels[p]));
-  out += fmt::format(", {} cells, {}.", c.rows.size(), c.until_interval > 0 ? "adaptive rounds" :
-                     fmt::format("{} processes a side", c.processes));
+  out += fmt::format(", {} cells, {}.", c.rows.size(),
+                     c.until_interval > 0 ? "adaptive rounds" : fmt::format("{} processes a side", c.processes));
   if (!c.geomean_change_by_backend.empty()) {
     out += " Geometric-mean change:";
     for (const auto& [backend, change] : c.geomean_change_by_backend)
@@ -147,8 +150,8 @@ std::string headline(const Comparison& c) {
 
 std::vector<std::string> table_header(const Comparison& c, bool full) {
   const std::string unit = metric_names(c.measure).column;
-  std::vector<std::string> h{"backend", "workload", "size", "align", "live", "before " + unit, "after " + unit,
-                             "change", "interval"};
+  std::vector<std::string> h{"backend",        "workload",      "size",   "align",   "live",
+                             "before " + unit, "after " + unit, "change", "interval"};
   if (full) h.insert(h.end(), {"before range", "after range"});
   h.push_back("requested bytes");
   if (full) h.insert(h.end(), {"usable bytes", "requests"});
@@ -167,10 +170,14 @@ std::vector<bool> table_numeric(const Comparison& c, bool full) {
 }
 
 std::vector<std::string> table_row(const Comparison& c, const CompareRow& row, bool full) {
-  std::vector<std::string> r{c.pair_backends[row.pair], std::string(name_of(row.spec.workload)),
+  std::vector<std::string> r{c.pair_backends[row.pair],
+                             std::string(name_of(row.spec.workload)),
                              std::to_string(row.spec.size),
                              fmt::format("{}:{}", row.spec.alignment.requested, row.spec.alignment.preferred),
-                             std::to_string(row.spec.live), ns(row.before_ns), ns(row.after_ns), change_text(row),
+                             std::to_string(row.spec.live),
+                             ns(row.before_ns),
+                             ns(row.after_ns),
+                             change_text(row),
                              interval_text(row, c.until_interval > 0)};
   if (full) r.insert(r.end(), {range(row.before_min, row.before_max), range(row.after_min, row.after_max)});
   r.push_back(old_new(row, requested));
@@ -196,12 +203,13 @@ std::string method_text(const Comparison& c) {
 std::string tally_text(const Comparison& c) {
   const CompareTally t = tally_of(c);
   if (t.judged == 0) return "";
-  return fmt::format("Faster or slower: {} of {} judged cells. With nothing changed, chance alone would call about "
-                     "{:.1f} of them (at most; each interval covers at least {:.1f}%, and changes under {:.1f}% are "
-                     "never called).\nSame within ±{:g}%: {}; unclear: {}; undecided: {}. The smallest change a cell "
-                     "could have called (its detectable change), median over the judged cells: {:.1f}%.\n",
-                     t.calls, t.judged, t.expected_false_calls, t.least_coverage * 100, c.settings.min_effect * 100,
-                     c.settings.detect * 100, t.same, t.unclear, t.undecided, t.median_detectable * 100);
+  return fmt::format(
+      "Faster or slower: {} of {} judged cells. With nothing changed, chance alone would call about "
+      "{:.1f} of them (at most; each interval covers at least {:.1f}%, and changes under {:.1f}% are "
+      "never called).\nSame within ±{:g}%: {}; unclear: {}; undecided: {}. The smallest change a cell "
+      "could have called (its detectable change), median over the judged cells: {:.1f}%.\n",
+      t.calls, t.judged, t.expected_false_calls, t.least_coverage * 100, c.settings.min_effect * 100,
+      c.settings.detect * 100, t.same, t.unclear, t.undecided, t.median_detectable * 100);
 }
 
 std::string provenance_text(const Comparison& c) {
@@ -257,8 +265,9 @@ std::string comparison_markdown(const Comparison& c, const std::string& appendix
   for (const CompareRow& row : c.rows) all.table.push_back(table_row(c, row, true));
   if (c.explained) all.after += explain_footer(c) + "\n";
   if (c.context)
-    all.after += "context (--context): the sides on which the cell's figure depends on the cells run before it in its "
-                 "process (in matrix against fresh processes of its own; Context-sensitive cells below lists them).\n\n";
+    all.after +=
+        "context (--context): the sides on which the cell's figure depends on the cells run before it in its "
+        "process (in matrix against fresh processes of its own; Context-sensitive cells below lists them).\n\n";
   all.after += tally_text(c);
   sections.push_back(std::move(all));
   sections.push_back(folded_section("What each side ran (labels, allocators serving malloc)", provenance_text(c)));
@@ -269,12 +278,31 @@ std::string comparison_markdown(const Comparison& c, const std::string& appendix
 std::string comparison_csv(const Comparison& c) {
   const MetricNames& m = metric_names(c.measure);
   const std::string per_op = m.per_op, min = m.process_min, max = m.process_max;
-  std::vector<std::string> header{"baseline", "candidate", "workload", "size", "requested_align", "preferred_align",
-                                  "live", "before_" + per_op, "after_" + per_op, "change", "interval_low",
-                                  "interval_high", "coverage", "before_" + min, "before_" + max, "after_" + min,
-                                  "after_" + max, "requested_bytes_before", "requested_bytes_after",
-                                  "usable_bytes_before", "usable_bytes_after", "requests_before", "requests_after",
-                                  "verdict", "detectable_change"};
+  std::vector<std::string> header{"baseline",
+                                  "candidate",
+                                  "workload",
+                                  "size",
+                                  "requested_align",
+                                  "preferred_align",
+                                  "live",
+                                  "before_" + per_op,
+                                  "after_" + per_op,
+                                  "change",
+                                  "interval_low",
+                                  "interval_high",
+                                  "coverage",
+                                  "before_" + min,
+                                  "before_" + max,
+                                  "after_" + min,
+                                  "after_" + max,
+                                  "requested_bytes_before",
+                                  "requested_bytes_after",
+                                  "usable_bytes_before",
+                                  "usable_bytes_after",
+                                  "requests_before",
+                                  "requests_after",
+                                  "verdict",
+                                  "detectable_change"};
   if (c.context) header.push_back("context");
   if (c.explained) {
     const auto more = explanation_csv_header();
@@ -287,17 +315,32 @@ std::string comparison_csv(const Comparison& c) {
     return row.judgement ? fmt::format(fmt::runtime(format), (*row.judgement).*field) : std::string();
   };
   for (const CompareRow& row : c.rows) {
-    std::vector<std::string> fields{c.baseline_labels[row.pair], c.candidate_labels[row.pair], std::string(name_of(row.spec.workload)),
-                    std::to_string(row.spec.size), std::to_string(row.spec.alignment.requested),
-                    std::to_string(row.spec.alignment.preferred), std::to_string(row.spec.live), opt(row.before_ns),
-                    opt(row.after_ns), judged(row, &Judgement::change, "{:.5f}"), judged(row, &Judgement::low, "{:.5f}"),
-                    judged(row, &Judgement::high, "{:.5f}"), judged(row, &Judgement::coverage, "{:.4f}"),
-                    opt(row.before_min), opt(row.before_max), opt(row.after_min), opt(row.after_max),
-                    counts(row.before_counts, requested), counts(row.after_counts, requested),
-                    counts(row.before_counts, usable), counts(row.after_counts, usable),
-                    counts(row.before_counts, requests), counts(row.after_counts, requests),
-                    std::string(name_of(row.verdict)),
-                    row.verdict == Verdict::undecided ? std::string() : judged(row, &Judgement::detectable, "{:.5f}")};
+    std::vector<std::string> fields{
+        c.baseline_labels[row.pair],
+        c.candidate_labels[row.pair],
+        std::string(name_of(row.spec.workload)),
+        std::to_string(row.spec.size),
+        std::to_string(row.spec.alignment.requested),
+        std::to_string(row.spec.alignment.preferred),
+        std::to_string(row.spec.live),
+        opt(row.before_ns),
+        opt(row.after_ns),
+        judged(row, &Judgement::change, "{:.5f}"),
+        judged(row, &Judgement::low, "{:.5f}"),
+        judged(row, &Judgement::high, "{:.5f}"),
+        judged(row, &Judgement::coverage, "{:.4f}"),
+        opt(row.before_min),
+        opt(row.before_max),
+        opt(row.after_min),
+        opt(row.after_max),
+        counts(row.before_counts, requested),
+        counts(row.after_counts, requested),
+        counts(row.before_counts, usable),
+        counts(row.after_counts, usable),
+        counts(row.before_counts, requests),
+        counts(row.after_counts, requests),
+        std::string(name_of(row.verdict)),
+        row.verdict == Verdict::undecided ? std::string() : judged(row, &Judgement::detectable, "{:.5f}")};
     if (c.context) fields.push_back(row.context);
     if (c.explained) {
       const auto more = explanation_csv_cells(row.explanation.value_or(PairExplanation{}));
@@ -315,9 +358,8 @@ std::string interval_method_text(const Comparison& c) {
   return fmt::format("exact {:.0f}% sign-test interval over the rounds' paired ratios{} (change: their median)",
                      c.settings.confidence * 100,
                      c.samples_paired ? ", each from the samples the two processes took in turns: the mean of the "
-                                         "median sample ratio of the pairs each side led"
-                                       : "");
+                                        "median sample ratio of the pairs each side led"
+                                      : "");
 }
-
 
 }  // namespace abench

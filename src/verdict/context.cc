@@ -67,10 +67,9 @@ std::vector<CellContext> context_of(const RunResults& results, const VerdictSett
         x.high = row.judgement->high;
       }
     }
-    x.flag = row.verdict == Verdict::slower || row.verdict == Verdict::faster ? "sensitive"
-             : row.verdict == Verdict::undecided || row.verdict == Verdict::failed
-                 ? std::string(name_of(row.verdict))
-                 : "-";
+    x.flag = row.verdict == Verdict::slower || row.verdict == Verdict::faster      ? "sensitive"
+             : row.verdict == Verdict::undecided || row.verdict == Verdict::failed ? std::string(name_of(row.verdict))
+                                                                                   : "-";
     out.push_back(std::move(x));
   }
   std::sort(out.begin(), out.end(), [](const CellContext& a, const CellContext& b) { return a.cell < b.cell; });
@@ -123,9 +122,10 @@ std::string context_section(const RunResults& results, const std::vector<CellCon
                     fmt::format("[{}, {}]", percent(x.low), percent(x.high)),
                     placements(fresh.counts, in_matrix.counts, [](const CellCounts& k) { return k.minor_faults; }),
                     placements(fresh.counts, in_matrix.counts,
-                               [](const CellCounts& k) { return k.allocator_resident_available
-                                                                    ? std::to_string(k.allocator_resident_bytes)
-                                                                    : std::string("-"); }),
+                               [](const CellCounts& k) {
+                                 return k.allocator_resident_available ? std::to_string(k.allocator_resident_bytes)
+                                                                       : std::string("-");
+                               }),
                     placements(fresh.counts, in_matrix.counts, [](const CellCounts& k) { return k.peak_rss_bytes; })});
   }
   std::size_t judged = 0;

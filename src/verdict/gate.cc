@@ -58,8 +58,10 @@ GateRules load_gate_rules(const std::string& path) {
   GateRules rules;
   for (const auto& [key, value] : j.items()) {
     if (!allowed.contains(key))
-      throw UsageError(fmt::format("{}: unknown field '{}' (allowed: threshold_percent, "
-                                   "instruction_threshold_percent, noise_multiplier, workloads, cells)", path, key));
+      throw UsageError(
+          fmt::format("{}: unknown field '{}' (allowed: threshold_percent, "
+                      "instruction_threshold_percent, noise_multiplier, workloads, cells)",
+                      path, key));
   }
   if (j.contains("threshold_percent")) rules.threshold = percent_field(j, "threshold_percent", path);
   if (j.contains("instruction_threshold_percent"))
@@ -70,25 +72,29 @@ GateRules load_gate_rules(const std::string& path) {
     rules.noise_multiplier = j["noise_multiplier"].get<double>();
   }
   if (j.contains("workloads")) {
-    if (!j["workloads"].is_object()) throw UsageError(path + ": field 'workloads' must map workload names to percentages");
+    if (!j["workloads"].is_object())
+      throw UsageError(path + ": field 'workloads' must map workload names to percentages");
     for (const auto& [workload, value] : j["workloads"].items()) {
       parse_workload(workload, path + ": field 'workloads'");
-      rules.workload_thresholds[workload] = percent_field(j["workloads"], workload.c_str(), path + ": field 'workloads'");
+      rules.workload_thresholds[workload] =
+          percent_field(j["workloads"], workload.c_str(), path + ": field 'workloads'");
     }
   }
   if (j.contains("cells")) {
-    if (!j["cells"].is_array()) throw UsageError(path + ": field 'cells' must be an array of {\"match\", \"threshold_percent\"}");
+    if (!j["cells"].is_array())
+      throw UsageError(path + ": field 'cells' must be an array of {\"match\", \"threshold_percent\"}");
     for (const auto& rule : j["cells"]) {
-      if (!rule.is_object() || !rule.contains("match") || !rule["match"].is_string() || !rule.contains("threshold_percent"))
-        throw UsageError(path + ": every entry of 'cells' needs \"match\" (a pattern such as \"jemalloc/*/grow/*\") "
-                                "and \"threshold_percent\"");
+      if (!rule.is_object() || !rule.contains("match") || !rule["match"].is_string() ||
+          !rule.contains("threshold_percent"))
+        throw UsageError(path +
+                         ": every entry of 'cells' needs \"match\" (a pattern such as \"jemalloc/*/grow/*\") "
+                         "and \"threshold_percent\"");
       rules.cell_thresholds.emplace_back(rule["match"].get<std::string>(),
                                          percent_field(rule, "threshold_percent", path + ": field 'cells'"));
     }
   }
   return rules;
 }
-
 
 std::string_view name_of(GateOutcome outcome) {
   switch (outcome) {
@@ -177,8 +183,9 @@ void recount(GateVerdict& v) {
 std::string gate_summary_lines(const GateVerdict& v) {
   return fmt::format("regressions: {}\nimprovements: {}\nunchanged: {}{}\nunclear: {}\nundecided: {}\nfailed: {}\n",
                      v.regressions, v.improvements, v.unchanged,
-                     v.unclear_allowed ? fmt::format(" ({} of them unclear, passed by --allow-unclear)", v.unclear_allowed)
-                                       : std::string(),
+                     v.unclear_allowed
+                         ? fmt::format(" ({} of them unclear, passed by --allow-unclear)", v.unclear_allowed)
+                         : std::string(),
                      v.unclear, v.undecided, v.failed);
 }
 
@@ -196,13 +203,16 @@ std::vector<std::string> gate_row(const GateCell& c) {
   return {c.key,
           c.judgement ? fmt::format("{:+.2f}%", c.judgement->change * 100) : "-",
           c.judgement ? fmt::format("[{:+.2f}%, {:+.2f}%]", c.judgement->low * 100, c.judgement->high * 100) : "-",
-          fmt::format("{:.2f}%", c.threshold * 100), fmt::format("{:.2f}%", c.noise_floor * 100),
-          fmt::format("{:.2f}%{}", c.applied * 100, c.applied > c.threshold ? " (noise)" : ""), gate_result_text(c)};
+          fmt::format("{:.2f}%", c.threshold * 100),
+          fmt::format("{:.2f}%", c.noise_floor * 100),
+          fmt::format("{:.2f}%{}", c.applied * 100, c.applied > c.threshold ? " (noise)" : ""),
+          gate_result_text(c)};
 }
 
 std::string counted(int n, const char* thing) { return fmt::format("{} {}{}", n, thing, n == 1 ? "" : "s"); }
 
-const std::vector<std::string> kGateHeader{"cell", "change", "interval", "threshold", "noise floor", "applied", "result"};
+const std::vector<std::string> kGateHeader{"cell",        "change",  "interval", "threshold",
+                                           "noise floor", "applied", "result"};
 const std::vector<bool> kGateNumeric{false, true, false, true, true, true, false};
 
 // Regressions first, then what kept the gate from a verdict, then improvements; within
@@ -222,16 +232,16 @@ int attention_rank(GateOutcome o) {
 }  // namespace
 
 std::string gate_markdown(const GateVerdict& v) {
-  const char* title = v.exit_code() == 0 ? "pass"
-                      : v.exit_code() == 1 ? "REGRESSION"
-                      : v.failed > 0       ? "measurement failed"
+  const char* title = v.exit_code() == 0                  ? "pass"
+                      : v.exit_code() == 1                ? "REGRESSION"
+                      : v.failed > 0                      ? "measurement failed"
                       : v.unclear > 0 && v.undecided == 0 ? "unclear (a regression could hide in some cells)"
                                                           : "not judged (no pass without a verdict)";
-  std::string headline = fmt::format(
-      "### abench gate: {}\n\n{}, {}, {} unchanged{}, {} unclear, {} undecided, {} failed, of {} cells.",
-      title, counted(v.regressions, "regression"), counted(v.improvements, "improvement"), v.unchanged,
-      v.unclear_allowed ? fmt::format(" ({} unclear, passed by --allow-unclear)", v.unclear_allowed) : "", v.unclear,
-      v.undecided, v.failed, v.cells.size());
+  std::string headline =
+      fmt::format("### abench gate: {}\n\n{}, {}, {} unchanged{}, {} unclear, {} undecided, {} failed, of {} cells.",
+                  title, counted(v.regressions, "regression"), counted(v.improvements, "improvement"), v.unchanged,
+                  v.unclear_allowed ? fmt::format(" ({} unclear, passed by --allow-unclear)", v.unclear_allowed) : "",
+                  v.unclear, v.undecided, v.failed, v.cells.size());
   std::set<std::string> metrics;
   for (const GateCell& c : v.cells) metrics.insert(c.metric);
   for (const std::string& m : metrics)
@@ -244,21 +254,25 @@ std::string gate_markdown(const GateVerdict& v) {
   std::stable_sort(attention.begin(), attention.end(), [](const GateCell* a, const GateCell* b) {
     const int ra = attention_rank(a->outcome), rb = attention_rank(b->outcome);
     if (ra != rb) return ra < rb;
-    const double ca = a->judgement ? std::abs(a->judgement->change) : 0, cb = b->judgement ? std::abs(b->judgement->change) : 0;
+    const double ca = a->judgement ? std::abs(a->judgement->change) : 0,
+                 cb = b->judgement ? std::abs(b->judgement->change) : 0;
     return ca > cb;
   });
   std::vector<CommentSection> sections;
   CommentSection first = shown_section("Cells that did not simply pass, regressions first");
   first.numeric = kGateNumeric;
-  if (v.cells.empty()) first.before = "No cell to judge: a gate over nothing does not pass.";
-  else if (attention.empty()) first.before = "Every cell passed.";
+  if (v.cells.empty())
+    first.before = "No cell to judge: a gate over nothing does not pass.";
+  else if (attention.empty())
+    first.before = "Every cell passed.";
   else {
     first.table.push_back(kGateHeader);
     for (const GateCell* c : attention) first.table.push_back(gate_row(*c));
   }
   if (v.unclear > 0)
-    first.after = "An UNCLEAR cell was not called, but its interval reaches past the threshold on the slower side: "
-                  "more rounds (--budget, --processes) narrow it; --allow-unclear passes it.\n";
+    first.after =
+        "An UNCLEAR cell was not called, but its interval reaches past the threshold on the slower side: "
+        "more rounds (--budget, --processes) narrow it; --allow-unclear passes it.\n";
   sections.push_back(std::move(first));
   std::string notes;
   for (const auto& n : v.notes) notes += markdown_text(n) + "\n\n";

@@ -48,9 +48,9 @@ struct GateCell {
   std::string key;
   std::string metric;  // the figures judged (ns_per_op, instructions_per_op, ...)
   std::optional<Judgement> judgement;
-  double threshold = 0;      // from the rules
-  double noise_floor = 0;    // calibrated; 0 when none
-  double applied = 0;        // max(threshold, k x noise floor)
+  double threshold = 0;    // from the rules
+  double noise_floor = 0;  // calibrated; 0 when none
+  double applied = 0;      // max(threshold, k x noise floor)
   GateOutcome outcome = GateOutcome::failed;
   std::string problem;
 };
@@ -71,7 +71,6 @@ GateVerdict evaluate_gate(const std::vector<CellPair>& pairs, const GateRules& r
 
 // Sets the counts from the cells' outcomes (after cells were judged again).
 void recount(GateVerdict& verdict);
-
 
 std::string gate_markdown(const GateVerdict& verdict);
 std::string gate_summary_lines(const GateVerdict& verdict);

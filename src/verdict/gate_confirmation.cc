@@ -25,8 +25,8 @@ Confirmation regressions_to_confirm(const GateVerdict& first, const RunResults& 
   return c;
 }
 
-void judge_with_second_run(GateVerdict& verdict, RunResults& measured, const RunResults& second,
-                           const Confirmation& c, const GateRules& rules, const std::map<std::string, double>& noise,
+void judge_with_second_run(GateVerdict& verdict, RunResults& measured, const RunResults& second, const Confirmation& c,
+                           const GateRules& rules, const std::map<std::string, double>& noise,
                            const VerdictSettings& settings, const std::string& path, const std::string& second_dir) {
   auto judged = [&](const RunResults& results) {
     std::vector<CellPair> pairs = gate_pairs(results, path);

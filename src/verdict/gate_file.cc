@@ -12,8 +12,8 @@
 namespace abench {
 namespace {
 
-constexpr GateOutcome kOutcomes[] = {GateOutcome::pass, GateOutcome::regression, GateOutcome::improvement,
-                                     GateOutcome::unclear, GateOutcome::undecided, GateOutcome::failed};
+constexpr GateOutcome kOutcomes[] = {GateOutcome::pass,    GateOutcome::regression, GateOutcome::improvement,
+                                     GateOutcome::unclear, GateOutcome::undecided,  GateOutcome::failed};
 
 // A finite number from low to high, or a UsageError naming the cell and the field.
 double number_in(const nlohmann::json& c, const char* key, double low, double high, const std::string& where) {
@@ -37,20 +37,28 @@ double number_in(const nlohmann::json& pair, std::size_t index, const std::strin
 nlohmann::json gate_json(const GateVerdict& v) {
   nlohmann::json cells = nlohmann::json::array();
   for (const GateCell& c : v.cells) {
-    nlohmann::json j{{"cell", c.key},           {"metric", c.metric},
-                     {"threshold", c.threshold}, {"noise_floor", c.noise_floor},
-                     {"applied_threshold", c.applied}, {"result", name_of(c.outcome)},
+    nlohmann::json j{{"cell", c.key},
+                     {"metric", c.metric},
+                     {"threshold", c.threshold},
+                     {"noise_floor", c.noise_floor},
+                     {"applied_threshold", c.applied},
+                     {"result", name_of(c.outcome)},
                      {"pass", c.outcome == GateOutcome::pass || c.outcome == GateOutcome::improvement}};
     put_change(j, c.judgement, c.problem);
     if (c.judgement) j["call"] = name_of(c.judgement->call);
     cells.push_back(std::move(j));
   }
-  return {{"schema", "abench.gate"},        {"schema_version", 1},
+  return {{"schema", "abench.gate"},
+          {"schema_version", 1},
           {"confidence", v.confidence},
-          {"exit_code", v.exit_code()},     {"regressions", v.regressions},
-          {"improvements", v.improvements}, {"unchanged", v.unchanged},
-          {"unclear", v.unclear},           {"allow_unclear", v.allow_unclear},
-          {"undecided", v.undecided},       {"failed", v.failed},
+          {"exit_code", v.exit_code()},
+          {"regressions", v.regressions},
+          {"improvements", v.improvements},
+          {"unchanged", v.unchanged},
+          {"unclear", v.unclear},
+          {"allow_unclear", v.allow_unclear},
+          {"undecided", v.undecided},
+          {"failed", v.failed},
           {"warnings", v.warnings},
           {"notes", v.notes},
           {"cells", cells}};
@@ -76,10 +84,11 @@ GateVerdict gate_verdict_from_json(const nlohmann::json& j, const std::string& p
       cell.noise_floor = number_in(c, "noise_floor", 0, 10, where);
       cell.applied = number_in(c, "applied_threshold", 0, 100, where);
       const std::string result = c.at("result").get<std::string>();
-      const auto outcome = std::find_if(std::begin(kOutcomes), std::end(kOutcomes),
-                                        [&](GateOutcome o) { return name_of(o) == result; });
+      const auto outcome =
+          std::find_if(std::begin(kOutcomes), std::end(kOutcomes), [&](GateOutcome o) { return name_of(o) == result; });
       if (outcome == std::end(kOutcomes))
-        throw UsageError(fmt::format("{}: cell '{}': field 'result' is '{}', not a gate outcome", path, cell.key, result));
+        throw UsageError(
+            fmt::format("{}: cell '{}': field 'result' is '{}', not a gate outcome", path, cell.key, result));
       cell.outcome = *outcome;
       cell.problem = c.value("problem", "");
       if (c.at("change").is_number()) {

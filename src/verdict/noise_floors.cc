@@ -24,7 +24,7 @@ std::map<std::string, double> noise_floors(const std::vector<RunResults>& runs, 
     return floors;
   }
   std::map<std::string, std::vector<double>> medians;  // per cell key, one per run
-  std::set<std::string> measured;                       // a shard measures some of the stored cells
+  std::set<std::string> measured;                      // a shard measures some of the stored cells
   auto add = [&](const RunResults& results) {
     for (const CellRecord& cell : results.cells)
       if (!cell.processes.empty()) medians[cell_key(results, cell)].push_back(median_of_medians(samples_of(cell)));

@@ -93,8 +93,10 @@ std::vector<CellPair> pair_results(const RunResults& baseline, const std::string
       if (abench::side_of(r, c) == excluded) continue;
       const std::string key = cell_key(r, c);
       if (!cells.emplace(key, &c).second)
-        throw UsageError(fmt::format("{}: cell {} appears twice (several variants of one backend and policy); "
-                                     "gate a compare with `abench compare --gate`", path, key));
+        throw UsageError(
+            fmt::format("{}: cell {} appears twice (several variants of one backend and policy); "
+                        "gate a compare with `abench compare --gate`",
+                        path, key));
     }
     return cells;
   };
@@ -106,11 +108,12 @@ std::vector<CellPair> pair_results(const RunResults& baseline, const std::string
   for (const auto& [key, cell] : after)
     if (!before.contains(key)) only_after.push_back(key);
   if (!only_before.empty() || !only_after.empty())
-    throw UsageError(fmt::format(
-        "incompatible matrices: {} cells of the baseline {} are not in the candidate {}{}, and {} of the "
-        "candidate not in the baseline{}; gate results of the same matrix", only_before.size(), baseline_path,
-        candidate_path, only_before.empty() ? "" : " (first: " + only_before.front() + ")", only_after.size(),
-        only_after.empty() ? "" : " (first: " + only_after.front() + ")"));
+    throw UsageError(
+        fmt::format("incompatible matrices: {} cells of the baseline {} are not in the candidate {}{}, and {} of the "
+                    "candidate not in the baseline{}; gate results of the same matrix",
+                    only_before.size(), baseline_path, candidate_path,
+                    only_before.empty() ? "" : " (first: " + only_before.front() + ")", only_after.size(),
+                    only_after.empty() ? "" : " (first: " + only_after.front() + ")"));
   if (baseline.protocol.measure != candidate.protocol.measure)
     throw UsageError(fmt::format("{} measured {} and {} measured {}: gate like with like", baseline_path,
                                  metric_names(baseline.protocol.measure).per_op, candidate_path,
@@ -131,9 +134,11 @@ void require_distinct_keys(const std::vector<CellPair>& pairs, const std::string
   std::set<std::string> keys;
   for (const CellPair& pair : pairs)
     if (!keys.insert(pair.key).second)
-      throw UsageError(fmt::format("{}: cell {} appears twice (several variants of one backend and policy): the "
-                                   "gate finds thresholds, noise floors and confirmations by cell; gate one "
-                                   "variant of each backend and policy at a time", where, pair.key));
+      throw UsageError(
+          fmt::format("{}: cell {} appears twice (several variants of one backend and policy): the "
+                      "gate finds thresholds, noise floors and confirmations by cell; gate one "
+                      "variant of each backend and policy at a time",
+                      where, pair.key));
 }
 
 void pool_rounds(RunResults& results, const RunResults& more) {

@@ -15,14 +15,14 @@
 namespace abench {
 
 struct CellPair {
-  std::string key;       // the baseline cell's: backend/policy/workload/size/R:P/live
+  std::string key;  // the baseline cell's: backend/policy/workload/size/R:P/live
   std::string workload;
   std::string metric = "ns_per_op";  // what the figures are, as results.json names them
   bool instructions = false;         // an exact count: its own threshold, no sampling error
   ProcessSamples before, after;
   std::vector<int> before_rounds, after_rounds;  // set when both sides are of one run
-  bool samples_paired = false;  // and its pairs took turns batch by batch (--interleave batch)
-  std::string problem;          // why this pair cannot be judged ("" when it can)
+  bool samples_paired = false;                   // and its pairs took turns batch by batch (--interleave batch)
+  std::string problem;                           // why this pair cannot be judged ("" when it can)
   // Where the pair comes from (unset in pairs made by hand, as in tests).
   const CellRecord* before_cell = nullptr;
   const CellRecord* after_cell = nullptr;

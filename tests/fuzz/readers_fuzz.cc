@@ -88,7 +88,8 @@ void results_file(const std::string& text) {
   const std::string path = as_file(text);
   const RunResults r = load_results(path);
   GateVerdict verdict = evaluate_gate(pair_sides(r), GateRules{}, {}, VerdictSettings{});
-  if (r.plan.partner.empty()) verdict = evaluate_gate(pair_results(r, path, r, path), GateRules{}, {}, VerdictSettings{});
+  if (r.plan.partner.empty())
+    verdict = evaluate_gate(pair_results(r, path, r, path), GateRules{}, {}, VerdictSettings{});
   (void)results_to_json(r).dump(2, ' ', false, nlohmann::json::error_handler_t::strict);
   (void)gate_json(verdict).dump();
   (void)gate_markdown(verdict);

@@ -47,8 +47,10 @@ int run(int argc, char** argv) {
   std::vector<std::string> files;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
-    if (arg.ends_with(".json")) files.push_back(arg);
-    else factors.push_back(std::stod(arg));
+    if (arg.ends_with(".json"))
+      files.push_back(arg);
+    else
+      factors.push_back(std::stod(arg));
   }
   if (factors.empty()) factors = {1.10, 1.05, 1.03};
   RunResults results = load_results(files.at(0));
