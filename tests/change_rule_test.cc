@@ -297,7 +297,7 @@ TEST(ChangeRule, FiguresThatAreNoTimesAreUndecided) {
 
 // The gate over a family: 144 unchanged cells, 6 rounds, the default 5% threshold, and the
 // confirmation the side-by-side gate makes (a regressed cell stays one only when a second
-// run alone and both runs' rounds pooled call it one; command_gate.cc). Every cell here has
+// run alone and both runs' rounds pooled call it one; src/flow/gate_flow.cc). Every cell here has
 // processes that jump between two modes 15% apart, worse than any cell measured here, and
 // no noise floor lifts its threshold. Over 200 such gates, at most 5% may fail anywhere;
 // without the replication, about 20% did.
