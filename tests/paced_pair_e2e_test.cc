@@ -163,7 +163,13 @@ TEST(PacedCompare, IsTheDefaultAndRecordedAndMeasuresBothSidesOfEveryCell) {
     EXPECT_EQ(cell["processes"].size(), 2u);
     for (const auto& p : cell["processes"]) EXPECT_EQ(p["samples_ns_per_op"].size(), 3u);
   }
-  EXPECT_EQ(json["workers"].size(), 8u);  // a process per cell, side and round
+  // A process per cell, side and round. Under qemu-user a spawn now and then hangs before its
+  // exec (docs/arm.md): that worker, silent from its start, ran no cell and is started once
+  // more (CI's aarch64 stage met it: 9 workers, 32 s against 2.6 s). It said no hello.
+  std::size_t said_hello = 0;
+  for (const auto& w : json["workers"]) said_hello += w.contains("pid") ? 1 : 0;
+  EXPECT_EQ(said_hello, 8u);
+  EXPECT_LE(json["workers"].size() - said_hello, testing::emulator_here() ? 2u : 0u) << json["workers"].dump();
 
   std::vector<std::string> args = paced_tiny_compare(dir.path() / "cell");
   args.insert(args.end(), {"--interleave", "cell"});
