@@ -32,9 +32,8 @@ struct BackendTraits {
 };
 
 // A constant table, not one built on the heap: workers read it too, and a worker must not
-// leave blocks of the allocator under test allocated for its own bookkeeping (they change
-// the heap every cell then runs on; under qemu a table of vectors turned a 74% slowdown
-// into a 44% speed-up).
+// leave blocks of the allocator under test allocated for its own bookkeeping (docs/decisions.md,
+// "Nothing on the tested allocator's heap").
 // A row a backend, as the table reads:
 // clang-format off
 inline constexpr BackendTraits kBackendTable[] = {

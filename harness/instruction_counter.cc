@@ -27,8 +27,8 @@ int g_dumps = 0;  // callgrind numbers its dumps 1, 2, ... per process
 // The "events:" and "summary:"/"totals:" lines of a callgrind output file, read with no
 // heap allocation: the allocator under test serves this process too, and the file (its
 // name holds the pid, its totals the counts so far) must not change what that allocator
-// holds when the next cell is counted. Reading it through std::ifstream and std::string
-// made the counts of later cells depend on the worker's pid: 0.9% apart for system append.
+// holds when the next cell is counted (docs/decisions.md, "Nothing on the tested allocator's
+// heap").
 constexpr std::size_t kMaxEvents = 32;
 
 struct DumpTotals {

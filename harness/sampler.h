@@ -13,20 +13,16 @@
 // that count stretched by a factor 1 + stretch_max x (u_k - 1/2), u_k in [0, 1) drawn from
 // stretch_seed, so that batch lengths do not fall into lockstep with periodic noise
 // (nanobench stretches by 0-20%). Centred on the batch, so that S samples take S batches'
-// time: a margin of 3% and a stretch of 0-8% had made them 1.09 of it.
-// With follow_rate (no partner whose batches must match) each sample's count is predicted
-// again from the median time per iteration of the samples before it: a short warm-up
-// batch runs a few percent slower per iteration than a whole one, and the samples would
-// otherwise inherit that error. Timed batches so last about 0.96 to 1.04 times
-// min_batch_ns, where the doubling made them 1 to 2 times.
+// time. With follow_rate (no partner whose batches must match) each sample's count is
+// predicted again from the median time per iteration of the samples before it: a short
+// warm-up batch runs slower per iteration than a whole one (docs/decisions.md, "Batch lengths").
 // With fixed_iterations (compare: both sides of a cell do the same work; a paced worker
 // may be told the count when its warm-up starts) the samples run that count, stretched by
 // the same factors on both sides (one stretch seed per pair).
-// Long iterations: where one iteration alone outlasts the batch (64 buffers of 512 KiB built
-// by appends: about 100 ms against 25), no warm-up repeat begins once the warm-up has taken
-// kWarmupBudget batches' time, and a process without a partner takes as many samples as
-// fill samples x min_batch_ns, at least kMinSamples: such a cell took 9 warm-up and 11 timed
-// iterations of 100 ms a process, 8 times its share of the run. Without a partner, where
+// Long iterations: where one iteration alone outlasts the batch, no warm-up repeat begins once
+// the warm-up has taken kWarmupBudget batches' time, and a process without a partner takes as
+// many samples as fill samples x min_batch_ns, at least kMinSamples, so that such a cell takes
+// its share of the run (docs/decisions.md, "Long iterations"). Without a partner, where
 // the verification just before (one iteration, untimed: verified_ns) took that budget, it
 // was the warm-up, and the first sample's time plans the samples.
 #pragma once

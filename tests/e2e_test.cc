@@ -351,7 +351,8 @@ TEST(EndToEnd, BadFlagValuesAreRefusedBeforeAnythingRuns) {
       {{"--seed", "-1"}, "'-1' is not a whole number"},
       {{"--size", "64,,4096"}, "option --size: an empty item in the list"},
       {{"--size", "64,64"}, "option --size: '64' is listed twice"},
-      {{"--cpu", "9999"}, "--cpu 9999: not a CPU this process may use (allowed: "},
+      {{"--cpu", "1000"}, "--cpu 1000: not a CPU this process may use (allowed: "},
+      {{"--cpu", "9999"}, "--cpu: 9999 is out of range (allowed: a whole number from 0 to 1023"},
       {{"--cpu", "0", "--no-pin"}, "excludes"},
   };
   for (const Case& c : cases) {
@@ -385,8 +386,17 @@ TEST(EndToEnd, ListNamesBackendsWorkloadsAndMatrices) {
     EXPECT_NE(r.out.find(fmt::format("{:<14} {}", w.name, w.operation)), std::string::npos) << w.name;
   for (const MeasureRow& m : kMeasures)
     EXPECT_NE(r.out.find(fmt::format("{:<14} {}", m.name, m.what)), std::string::npos) << m.name;
-  for (const ProtocolField& f : protocol_fields())
-    EXPECT_NE(r.out.find(fmt::format("{:<17} {:<17}", f.key, f.option)), std::string::npos) << f.key;
+  for (const ProtocolField& f : protocol_fields()) {
+    if (!f.in(ProtocolField::kMatrix) && !f.in(ProtocolField::kOption)) continue;
+    // The row's line: its key (or "-" for an option only), option, default and allowed values.
+    const std::size_t at = r.out.find(fmt::format(" {} ", f.option));
+    ASSERT_NE(at, std::string::npos) << f.option;
+    const std::size_t start = r.out.rfind('\n', at) + 1;
+    const std::string line = r.out.substr(start, r.out.find('\n', at) - start);
+    EXPECT_TRUE(line.starts_with(fmt::format("  {} ", f.in(ProtocolField::kMatrix) ? f.key : "-"))) << line;
+    EXPECT_NE(line.find("default " + default_value_text(f)), std::string::npos) << line;
+    EXPECT_TRUE(line.ends_with(allowed_values(f))) << line;
+  }
 }
 
 }  // namespace

@@ -464,7 +464,9 @@ std::vector<Hostile> table() {
                          [](const fs::path& d) {
                            edit_json(d / "results.json", [](json& j) { j["protocol"]["process_mode"] = "fork-bomb"; });
                          }),
-               2, "field 'protocol.process_mode' must be one of process-per-variant, fresh-process-per-cell, context"});
+               2,
+               "field 'protocol.process_mode' is \"fork-bomb\" (allowed: process-per-variant, fresh-process-per-cell, "
+               "context)"});
   t.push_back({"report_gate_outcome_unknown",
                report_of("gate",
                          [](const fs::path& d) {

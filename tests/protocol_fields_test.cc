@@ -1,8 +1,10 @@
 // The protocol's table (src/plan/protocol_fields.h) drives the matrix reader, the command
 // line, results.json's writer and reader, and the docs: each test runs over every row, so
 // a row added to the table is checked everywhere without a new test.
+#include <cmath>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -25,13 +27,28 @@ using Kind = ProtocolField::Kind;
 // A value inside the row's range that is not the default, and one outside it.
 nlohmann::json other_value(const ProtocolField& f) {
   const RunProtocol defaults;
-  if (f.kind == Kind::flag) return !protocol_field_value(f, defaults).get<bool>();
-  const double v = f.kind == Kind::whole ? f.high : (f.low + f.high) / 2;
-  return f.kind == Kind::whole ? nlohmann::json(static_cast<int>(v)) : nlohmann::json(v);
+  switch (f.kind) {
+    case Kind::flag: return !protocol_field_value(f, defaults).get<bool>();
+    case Kind::whole: return static_cast<int>(f.none.empty() ? f.high : f.low);  // cpu 0: one every machine has
+    case Kind::seed: return 12345;
+    case Kind::choice: return f.choices.at(1);
+    case Kind::decimal: {
+      // A whole number where the range has one, which a percent field turns into a fraction and back exactly.
+      const double middle = (f.low + f.high) / 2, whole = std::round(middle);
+      return whole >= f.low && whole <= f.high ? whole : middle;
+    }
+  }
+  return nullptr;
 }
 nlohmann::json outside(const ProtocolField& f) {
-  if (f.kind == Kind::flag) return "yes";
-  return f.kind == Kind::whole ? nlohmann::json(static_cast<int>(f.high) + 1) : nlohmann::json(f.high * 2);
+  switch (f.kind) {
+    case Kind::flag: return "yes";
+    case Kind::whole: return static_cast<int>(f.high) + 1;
+    case Kind::seed: return -1;
+    case Kind::choice: return "no-such-choice";
+    case Kind::decimal: return f.high * 2;
+  }
+  return nullptr;
 }
 
 std::string matrix_with_protocol(const nlohmann::json& protocol) {
@@ -40,8 +57,27 @@ std::string matrix_with_protocol(const nlohmann::json& protocol) {
       .dump();
 }
 
+// Every kind and place is in the table: a loop below that meets none of a kind tests nothing.
+TEST(ProtocolFields, TheTableHoldsEveryKindAndAGroup) {
+  std::set<Kind> kinds;
+  for (const ProtocolField& f : protocol_fields()) {
+    kinds.insert(f.kind);
+    EXPECT_TRUE(f.in(ProtocolField::kResults) || f.in(ProtocolField::kMatrix)) << f.key << " is kept nowhere";
+    EXPECT_EQ(f.in(ProtocolField::kOption), !f.option.empty()) << f.key;
+    if (group_of(f)) {
+      EXPECT_FALSE(f.in(ProtocolField::kMatrix)) << f.key << ": the matrix reader reads no groups";
+    }
+  }
+  EXPECT_EQ(kinds.size(), 5u);
+  EXPECT_NE(protocol_field("until_interval.width_percent"), nullptr);
+  for (const char* key : {"measure", "order", "process_mode", "interleave_batches", "cpu", "seed",
+                          "until_interval.max_rounds", "until_interval.confidence", "until_interval.budget_seconds"})
+    EXPECT_NE(protocol_field(key), nullptr) << key;
+}
+
 TEST(ProtocolFields, EveryRowIsReadFromAMatrixFileAndRefusedOutsideItsRange) {
   for (const ProtocolField& f : protocol_fields()) {
+    if (!f.in(ProtocolField::kMatrix)) continue;
     testing::TempDir dir;
     const nlohmann::json value = other_value(f);
     const Matrix m = load_matrix(dir.write("m.json", matrix_with_protocol({{f.key, value}})), {"system"});
@@ -57,74 +93,143 @@ TEST(ProtocolFields, EveryRowIsReadFromAMatrixFileAndRefusedOutsideItsRange) {
   }
 }
 
-TEST(ProtocolFields, EveryRowHasAnOptionThatSetsItByTheSameRule) {
+MeasureOptions parsed(const std::vector<std::string>& args) {
+  CLI::App app;
+  MeasureOptions options;
+  add_measure_options(*app.add_subcommand("run"), options);
+  std::vector<std::string> reversed(args.rbegin(), args.rend());
+  reversed.push_back("run");
+  app.parse(reversed);
+  return options;
+}
+
+TEST(ProtocolFields, EveryRowWithAnOptionIsSetByItByTheSameRule) {
   for (const ProtocolField& f : protocol_fields()) {
+    if (!f.in(ProtocolField::kOption)) continue;
     const nlohmann::json value = other_value(f);
-    std::vector<std::string> args{"run", std::string(f.option)};
-    if (f.kind != Kind::flag) args.push_back(value.dump());
-    CLI::App app;
-    MeasureOptions options;
-    add_measure_options(*app.add_subcommand("run"), options);
-    std::vector<std::string> reversed(args.rbegin(), args.rend());
-    app.parse(reversed);
-    options.matrix = "quick";
-    options.backends = {"system"};
-    const Matrix m = load_measure_matrix(options, {"system"});
-    EXPECT_EQ(protocol_field_value(f, m.protocol), value) << f.option;
+    std::vector<std::string> args{f.option};
+    if (f.kind == Kind::choice)
+      args.push_back(value.get<std::string>());
+    else if (f.duration)
+      args.push_back(fmt::format("{}s", value.dump()));
+    else if (f.kind != Kind::flag)
+      args.push_back(value.dump());
+    const MeasureOptions options = parsed(args);
+    EXPECT_TRUE(options.protocol.has(f.key)) << f.option;
+    EXPECT_EQ(protocol_field_value(f, options.protocol.values), value) << f.option;
 
     if (f.kind == Kind::flag) continue;
-    CLI::App refusing;
-    MeasureOptions ignored;
-    add_measure_options(*refusing.add_subcommand("run"), ignored);
-    std::vector<std::string> bad{outside(f).dump(), std::string(f.option), "run"};
+    const std::string bad = outside(f).is_string() ? outside(f).get<std::string>() : outside(f).dump();
     try {
-      refusing.parse(bad);
-      ADD_FAILURE() << f.option << " " << outside(f).dump() << " was accepted";
+      parsed({f.option, bad});
+      ADD_FAILURE() << f.option << " " << bad << " was accepted";
     } catch (const CLI::ParseError& e) {
-      EXPECT_NE(std::string(e.what()).find(allowed_values(f)), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find(f.duration ? "is not a duration" : allowed_values(f)), std::string::npos)
+          << e.what();
     }
   }
 }
 
-TEST(ProtocolFields, EveryRowIsRecordedInResultsJsonAndReadBack) {
+// What the options gave reaches the matrix's protocol, field by field (the measure aside:
+// whether this machine can take one is apply_measure_options' own test).
+TEST(ProtocolFields, EveryOptionGivenReachesTheProtocol) {
+  MeasureOptions options;
+  options.protocol.give("until_interval.width_percent", 50);
+  for (const ProtocolField& f : protocol_fields())
+    if (f.in(ProtocolField::kOption) && f.key != "measure" && f.key != "until_interval.width_percent" &&
+        !(f.kind == Kind::flag && f.key == "pin"))  // --no-pin excludes --cpu
+      options.protocol.give(f.key, other_value(f));
+  options.matrix = "quick";
+  options.backends = {"system"};
+  const Matrix m = load_measure_matrix(options, {"system"});
+  for (const std::string& key : options.protocol.keys)
+    EXPECT_EQ(protocol_field_value(*protocol_field(key), m.protocol),
+              protocol_field_value(*protocol_field(key), options.protocol.values))
+        << key;
+}
+
+// A run's protocol with every results.json row at a value of its own, the groups on.
+RunResults results_with_every_field(std::map<std::string_view, nlohmann::json>& value) {
   RunResults results = testing::synthetic_compare();
-  // Whole numbers (samples, processes) keep the synthetic run's own, which its cells agree with.
+  for (const ProtocolField& f : protocol_fields()) {
+    if (!f.in(ProtocolField::kResults) || f.key == "measure") continue;
+    // Whole numbers (samples, processes) keep the synthetic run's own, which its cells agree with.
+    const nlohmann::json own = protocol_field_value(f, results.protocol);
+    RunProtocol scratch;
+    value[f.key] = f.kind == Kind::whole && set_protocol_field(f, own, scratch).empty() ? own : other_value(f);
+    EXPECT_EQ(set_protocol_field(f, value[f.key], results.protocol), "") << f.key;
+    EXPECT_EQ(set_protocol_field(f, value[f.key], results.matrix.protocol), "") << f.key;
+  }
+  return results;
+}
+
+nlohmann::json* written_at(nlohmann::json& protocol, const ProtocolField& f) {
+  const ProtocolGroup* group = group_of(f);
+  if (!group) return &protocol[std::string(f.key)];
+  return &protocol[std::string(group->key)][std::string(key_in_group(f))];
+}
+
+TEST(ProtocolFields, EveryRowIsRecordedInResultsJsonAndReadBack) {
   std::map<std::string_view, nlohmann::json> value;
-  for (const ProtocolField& f : protocol_fields()) {
-    value[f.key] = f.kind == Kind::whole ? protocol_field_value(f, results.protocol) : other_value(f);
-    ASSERT_EQ(set_protocol_field(f, value[f.key], results.protocol), "");
-    ASSERT_EQ(set_protocol_field(f, value[f.key], results.matrix.protocol), "");
-  }
-  const nlohmann::json written = results_to_json(results);
+  const RunResults results = results_with_every_field(value);
+  nlohmann::json written = results_to_json(results);
   const RunResults read = results_from_json(written, "results.json");
-  for (const ProtocolField& f : protocol_fields()) {
-    EXPECT_EQ(written["protocol"][f.key], value[f.key]) << f.key;
-    EXPECT_EQ(protocol_field_value(f, read.protocol), value[f.key]) << f.key;
+  for (const auto& [key, expected] : value) {
+    const ProtocolField& f = *protocol_field(key);
+    EXPECT_EQ(*written_at(written["protocol"], f), expected) << f.key;
+    EXPECT_EQ(protocol_field_value(f, read.protocol), expected) << f.key;
   }
+  EXPECT_FALSE(written["protocol"].contains("fresh_process_per_cell")) << "results.json keeps process_mode";
 }
 
 TEST(ProtocolFields, AFileFromBeforeAFieldExistedReadsAsItWasMeasured) {
-  const nlohmann::json written = results_to_json(testing::synthetic_compare());
+  std::map<std::string_view, nlohmann::json> value;
+  const nlohmann::json written = results_to_json(results_with_every_field(value));
   for (const ProtocolField& f : protocol_fields()) {
+    if (!f.in(ProtocolField::kResults)) continue;
     nlohmann::json older = written;
-    older["protocol"].erase(std::string(f.key));
-    if (!f.before_recorded) {
+    const ProtocolGroup* group = group_of(f);
+    (group ? older["protocol"][std::string(group->key)] : older["protocol"]).erase(std::string(key_in_group(f)));
+    if (f.before_recorded.is_null()) {
       EXPECT_THROW(results_from_json(older, "results.json"), UsageError) << f.key << " is required";
       continue;
     }
     const RunResults read = results_from_json(older, "results.json");
-    EXPECT_EQ(protocol_field_value(f, read.protocol).dump(), value_before_recorded(f).dump()) << f.key;
+    RunProtocol expected;
+    set_as_before_recorded(f, expected);
+    EXPECT_EQ(protocol_field_value(f, read.protocol), protocol_field_value(f, expected)) << f.key;
   }
 }
 
+TEST(ProtocolFields, AGroupThatIsOffIsNotWrittenAndReadsAsOff) {
+  const nlohmann::json written = results_to_json(testing::synthetic_compare());
+  ASSERT_EQ(testing::synthetic_compare().protocol.until_interval, 0);
+  for (const ProtocolGroup& g : protocol_groups()) EXPECT_FALSE(written["protocol"].contains(std::string(g.key)));
+  EXPECT_EQ(results_from_json(written, "results.json").protocol.until_interval, 0);
+}
+
 TEST(ProtocolFields, EveryRowIsDocumented) {
-  std::ifstream matrix_doc(std::string(ABENCH_SOURCE_DIR_FOR_LAYERS) + "/docs/matrix.md");
-  std::ifstream cli_doc(std::string(ABENCH_SOURCE_DIR_FOR_LAYERS) + "/docs/cli.md");
-  const std::string matrix_md{std::istreambuf_iterator<char>(matrix_doc), {}};
-  const std::string cli_md{std::istreambuf_iterator<char>(cli_doc), {}};
+  auto read = [](const char* name) {
+    std::ifstream in(std::string(ABENCH_SOURCE_DIR_FOR_LAYERS) + "/docs/" + name);
+    return std::string{std::istreambuf_iterator<char>(in), {}};
+  };
+  const std::string matrix_md = read("matrix.md"), cli_md = read("cli.md"), results_md = read("results.md");
+  // A field is documented once: a matrix field in matrix.md's table, its option on its line;
+  // another in cli.md (its option) or results.md (kept in results.json).
   for (const ProtocolField& f : protocol_fields()) {
-    EXPECT_NE(matrix_md.find(fmt::format("| {} |", f.key)), std::string::npos) << f.key << " not in docs/matrix.md";
-    EXPECT_NE(cli_md.find(f.option), std::string::npos) << f.option << " not in docs/cli.md";
+    if (f.in(ProtocolField::kMatrix)) {
+      const std::size_t line = matrix_md.find(fmt::format("| {} |", f.key));
+      ASSERT_NE(line, std::string::npos) << f.key << " not in docs/matrix.md";
+      const std::string text = matrix_md.substr(line, matrix_md.find('\n', line) - line);
+      EXPECT_NE(text.find(fmt::format("`{}", f.option)), std::string::npos) << f.option << " not on " << text;
+      continue;
+    }
+    if (f.in(ProtocolField::kOption)) {
+      EXPECT_NE(cli_md.find(f.option), std::string::npos) << f.option << " not in docs/cli.md";
+    }
+    if (f.in(ProtocolField::kResults)) {
+      EXPECT_NE(results_md.find(key_in_group(f)), std::string::npos) << f.key << " not in docs/results.md";
+    }
   }
 }
 

@@ -37,6 +37,4 @@ int compare_command(const CompareRequest& request, const std::vector<std::string
   return outcome.gate ? outcome.gate->exit_code() : exit_code_of_failed(outcome.failed_cells);
 }
 
-int exit_code_of_failed(std::size_t failed_cells) { return failed_cells > 0 ? kExitMeasurementFailed : kExitOk; }
-
 }  // namespace abench

@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "src/cli/commands.h"
+#include "src/util/errors.h"
 
 namespace abench {
 namespace {
@@ -43,5 +44,8 @@ std::vector<Subcommand> register_subcommands(CLI::App& app) {
   table.push_back({register_list_command(app), [](const CommandContext&) { return list_command(); }});
   return table;
 }
+
+// The exit code of a measuring command whose cells were all tried: 3 when some failed.
+int exit_code_of_failed(std::size_t failed_cells) { return failed_cells > 0 ? kExitMeasurementFailed : kExitOk; }
 
 }  // namespace abench

@@ -49,7 +49,8 @@ Matrix calibrate_matrix(const CalibrateRequest& r, const RunResults& baseline, b
   if (r.measure.matrix.empty() && stored) return matrix_of_results(baseline.matrix, r.measure, built);
   MeasureOptions measure = r.measure;
   if (measure.matrix.empty()) measure.matrix = "default";
-  if (!measure.seed && baseline.protocol.seed) measure.seed = baseline.protocol.seed;  // the gate's cell orders
+  if (!measure.protocol.has("seed") && baseline.protocol.seed)
+    measure.protocol.give("seed", baseline.protocol.seed);  // the gate's cell orders
   return load_measure_matrix(measure, built);
 }
 

@@ -79,7 +79,8 @@ std::string judge_and_write(const RunResults& results, const std::optional<RunRe
 CompareOutcome run_compare(const CompareRequest& r, const std::vector<std::string>& command_line) {
   MeasureOptions measure = r.measure;
   // A budget aims at --detect's width: an interval that narrow is within ±detect or clear of 0.
-  if (measure.budget_s && !measure.until_interval_percent) measure.until_interval_percent = r.detect_percent;
+  if (measure.protocol.has("until_interval.budget_seconds") && !measure.protocol.has("until_interval.width_percent"))
+    measure.protocol.give("until_interval.width_percent", r.detect_percent);
   Matrix matrix = load_measure_matrix(measure, built_backends());
   use_paired_protocol(matrix.protocol, measure, r.confidence);
   Plan plan = compare_plan(r, matrix, measure);

@@ -1,5 +1,6 @@
 #include "src/flow/gate_flow.h"
 
+#include <algorithm>
 #include <set>
 
 #include <fmt/format.h>
@@ -89,7 +90,7 @@ Gated gate_stored_candidate(const GateRequest& r, const GateJudging& j) {
 // cell orders).
 Matrix candidate_matrix(MeasureOptions measure, const RunResults& baseline) {
   if (measure.matrix.empty()) return matrix_of_results(baseline.matrix, measure, built_backends());
-  if (!measure.seed && baseline.protocol.seed) measure.seed = baseline.protocol.seed;
+  if (!measure.protocol.has("seed") && baseline.protocol.seed) measure.protocol.give("seed", baseline.protocol.seed);
   return load_measure_matrix(measure, built_backends());
 }
 
@@ -154,16 +155,16 @@ Gated gate_measured(const GateRequest& r, const GateJudging& j, const std::vecto
   MeasureOptions measure = r.measure;
   std::string untrusted_workers;
   const auto workers = stored_workers_dir(j.baseline_path, r.run_stored_workers, &untrusted_workers);
-  Measure asked = j.baseline.protocol.measure;
-  if (measure.measure) measure_named(*measure.measure, asked);
+  const Measure asked = measure.protocol.has("measure") ? measure.protocol.values.measure : j.baseline.protocol.measure;
   const bool timed = row_of(j.baseline.protocol.measure).wall_clock && row_of(asked).wall_clock;
   // A paired gate aims at the threshold's width: an interval that narrow either passes or is
   // called, never UNCLEAR; with a budget, within its time. Rounds are added by width, never
   // by where the interval lies (src/run/adaptive_rounds.h).
   const bool paired =
       !r.stored_figures && !workers.empty() && timed && measure.interleave.value_or("batch") != "process";
-  if (!measure.until_interval_percent && (paired || measure.budget_s))
-    measure.until_interval_percent = j.rules.threshold * 100;
+  if (!measure.protocol.has("until_interval.width_percent") &&
+      (paired || measure.protocol.has("until_interval.budget_seconds")))
+    measure.protocol.give("until_interval.width_percent", std::clamp(j.rules.threshold * 100, 0.01, 100.0));
   const Matrix matrix = candidate_matrix(measure, j.baseline);
   if (!r.stored_figures && !workers.empty() && !row_of(matrix.protocol.measure).exact)
     return gate_side_by_side(r, j, matrix, measure, workers, command_line);

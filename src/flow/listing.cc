@@ -58,10 +58,10 @@ void print_listing() {
   for (const MeasureRow& m : kMeasures) fmt::print("  {:<14} {}\n", m.name, m.what);
   fmt::print("policies:  {}\n", fmt::join(kPolicyNames, ", "));
   fmt::print("protocol fields (a matrix's protocol.KEY, or the option; docs/matrix.md):\n");
-  const RunProtocol defaults;
   for (const ProtocolField& f : protocol_fields())
-    fmt::print("  {:<17} {:<17} default {:<6} {}\n", f.key, f.option, protocol_field_value(f, defaults).dump(),
-               allowed_values(f));
+    if (f.in(ProtocolField::kMatrix) || f.in(ProtocolField::kOption))
+      fmt::print("  {:<22} {:<24} default {:<18} {}\n", f.in(ProtocolField::kMatrix) ? f.key : "-", f.option,
+                 default_value_text(f), allowed_values(f));
   fmt::print("matrices:\n");
   for (const auto& name : available_matrices()) {
     std::string description;

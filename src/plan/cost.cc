@@ -3,11 +3,8 @@
 namespace abench {
 namespace {
 
-// Fitted on this project's 2-core VM: a worker starts in about 10 ms; a counting run takes
-// 8 to 160 ms, about 10 ms plus 3 ns per byte its cell keeps live (default matrix, one
-// process per cell); warm-up takes about kWarmupBatches batches and a timed batch lasts
-// kBatchLength min_batch_ms on average (harness/sampler.h: predicted for 1.02 x min_batch_ms,
-// stretched by up to 10%); callgrind starts in about a second.
+// Fitted on this project's 2-core VM (docs/decisions.md, "The cost model"): what starting a
+// worker, a counting run, the warm-up and a timed batch take.
 constexpr double kWorkerStartS = 0.010;
 constexpr double kCountingRunS = 0.010;
 constexpr double kCountingSPerLiveByte = 3e-9;

@@ -34,8 +34,6 @@ constexpr std::size_t kPreferredOnlyUpTo = 256;
 
 const std::set<std::string> kTopLevelFields{"description", "backends", "policies", "workloads", "sizes",
                                             "alignments",  "live",     "entry",    "protocol"};
-// Beside the table's (src/plan/protocol_fields.h): the fields with shapes of their own.
-const std::set<std::string> kProtocolFieldsOutsideTheTable{"measure", "order", "fresh_process_per_cell", "cpu", "seed"};
 
 std::string joined(const auto& names) { return fmt::format("{}", fmt::join(names, ", ")); }
 
@@ -79,32 +77,14 @@ std::string string_value(const nlohmann::json& v, const std::string& where) {
 void parse_protocol(const nlohmann::json& j, const std::string& file, RunProtocol& p) {
   const std::string where = file + ": field 'protocol'";
   if (!j.is_object()) fail(where, "must be an object");
-  std::set<std::string> known = kProtocolFieldsOutsideTheTable;
-  for (const ProtocolField& f : protocol_fields()) known.emplace(f.key);
-  reject_unknown_fields(j, known, where);
-  auto field = [&](std::string_view key) { return fmt::format("{}: field 'protocol.{}'", file, key); };
-  auto bool_field = [&](const char* key, bool& out) {
-    if (!j.contains(key)) return;
-    if (!j[key].is_boolean()) fail(field(key), fmt::format("{} is not true or false", j[key].dump()));
-    out = j[key].get<bool>();
-  };
-  if (j.contains("measure")) {
-    const auto measure = string_value(j["measure"], field("measure"));
-    if (!measure_named(measure, p.measure))
-      fail(field("measure"), fmt::format("'{}' is not a measure (allowed: {})", measure, measure_names()));
-  }
+  std::set<std::string> known;
   for (const ProtocolField& f : protocol_fields())
-    if (const auto value = j.find(f.key); value != j.end())
-      if (const std::string wrong = set_protocol_field(f, *value, p); !wrong.empty()) fail(field(f.key), wrong);
-  if (j.contains("order")) {
-    const auto order = string_value(j["order"], field("order"));
-    if (order != "shuffled" && order != "matrix")
-      fail(field("order"), fmt::format("'{}' is not an order (allowed: shuffled, matrix)", order));
-    p.order = order == "matrix" ? CellOrder::matrix : CellOrder::shuffled;
-  }
-  bool_field("fresh_process_per_cell", p.fresh_process_per_cell);
-  if (j.contains("cpu")) p.cpu = static_cast<int>(unsigned_value(j["cpu"], field("cpu"), "a CPU number"));
-  if (j.contains("seed")) p.seed = unsigned_value(j["seed"], field("seed"), "a non-negative integer");
+    if (f.in(ProtocolField::kMatrix)) known.emplace(f.key);
+  reject_unknown_fields(j, known, where);
+  for (const ProtocolField& f : protocol_fields())
+    if (const auto value = j.find(f.key); f.in(ProtocolField::kMatrix) && value != j.end())
+      if (const std::string wrong = set_protocol_field(f, *value, p); !wrong.empty())
+        fail(fmt::format("{}: field 'protocol.{}'", file, f.key), wrong);
 }
 
 }  // namespace

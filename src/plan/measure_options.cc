@@ -54,6 +54,23 @@ nlohmann::json number_text(const std::string& text, const std::string& where) {
   return std::stoull(text);
 }
 
+// Perf counters that cannot be opened here are an error before anything runs, never a run of
+// made-up or empty figures; callgrind translates the machine's own code, and inside qemu-user
+// there is none of it.
+void check_measurable_here(Measure measure) {
+  const MeasureRow& row = row_of(measure);
+  if (row.perf_events)
+    if (std::string why = perf_unavailable(measure); !why.empty())
+      throw UsageError(fmt::format("--measure {}: not supported on this machine: {}; nothing was measured. {}",
+                                   name_of(measure), why, row.unavailable_hint));
+  if (row.callgrind)
+    if (const auto emulator = emulator_of_this_process())
+      throw UsageError(
+          fmt::format("--measure instructions: not supported under emulation ({}): callgrind cannot run "
+                      "an emulated worker; nothing was measured. Count on the machine itself",
+                      *emulator));
+}
+
 }  // namespace
 
 void check_explain_combination(Measure measure, bool sharded) {
@@ -82,49 +99,32 @@ void apply_measure_options(Matrix& m, const MeasureOptions& o, const std::vector
   override_axis(m.lives, o.lives, "--live",
                 [](const auto& v, const auto& w) { return parse_live(number_text(v, w), w); });
   RunProtocol& p = m.protocol;
-  if (o.measure && !measure_named(*o.measure, p.measure))
-    throw UsageError(fmt::format("option --measure: unknown measure '{}' (allowed: {})", *o.measure, measure_names()));
+  const GivenProtocol& given = o.protocol;
+  if (given.has("measure")) p.measure = given.values.measure;
+  const bool adaptive = given.has("until_interval.width_percent"), budget = given.has("until_interval.budget_seconds");
   // Before the checks of what this machine can measure: the combination is wrong anywhere.
-  if ((o.until_interval_percent || o.budget_s) && row_of(p.measure).exact)
+  if ((adaptive || budget) && row_of(p.measure).exact)
     throw UsageError(
         fmt::format("option {}: --measure instructions repeats its counts exactly, so more rounds "
                     "narrow nothing; leave it out",
-                    o.budget_s ? "--budget" : "--until-interval"));
+                    budget ? "--budget" : "--until-interval"));
   if (o.explain) check_explain_combination(p.measure, o.shard.has_value());
-  // Perf counters that cannot be opened here are an error before anything runs, never a
-  // run of made-up or empty figures.
-  if (row_of(p.measure).perf_events)
-    if (std::string why = perf_unavailable(p.measure); !why.empty())
-      throw UsageError(fmt::format("--measure {}: not supported on this machine: {}; nothing was measured. {}",
-                                   name_of(p.measure), why, row_of(p.measure).unavailable_hint));
-  // callgrind translates the machine's own code; inside qemu-user there is none of it.
-  if (row_of(p.measure).callgrind)
-    if (const auto emulator = emulator_of_this_process())
-      throw UsageError(
-          fmt::format("--measure instructions: not supported under emulation ({}): callgrind cannot run "
-                      "an emulated worker; nothing was measured. Count on the machine itself",
-                      *emulator));
+  check_measurable_here(p.measure);
   if (row_of(p.measure).exact) p.samples = 1;  // every sample would be the same, unless asked
-  for (const auto& [key, value] : o.protocol)
-    if (const std::string wrong = set_protocol_field(*protocol_field(key), value, p); !wrong.empty())
-      throw UsageError(fmt::format("option {}: {}", protocol_field(key)->option, wrong));
-  if (o.cpu) {
-    check_cpu_allowed(*o.cpu);
-    p.cpu = *o.cpu;
-  }
-  if (o.seed) p.seed = *o.seed;
-  if (o.max_rounds && !o.until_interval_percent)
+  for (const ProtocolField& f : protocol_fields())
+    if (given.keys.contains(f.key)) set_protocol_field(f, protocol_field_value(f, given.values), p);
+  if (given.has("cpu")) check_cpu_allowed(p.cpu);
+  if (given.has("until_interval.max_rounds") && !adaptive)
     throw UsageError(
         "option --max-rounds: it caps --until-interval's (or --budget's) rounds; give --until-interval "
         "or --budget too");
-  if (o.budget_s && !o.until_interval_percent)
+  if (budget && !adaptive)
     throw UsageError(
         "option --budget: it bounds the rounds added toward an interval's width; give --until-interval "
         "PCT too (compare aims at --detect's)");
-  if (o.until_interval_percent) {
-    p.until_interval = *o.until_interval_percent / 100;
-    p.budget_s = o.budget_s.value_or(0);
-    p.max_rounds = o.max_rounds.value_or(std::max(o.budget_s ? kBudgetMaxRounds : kDefaultMaxRounds, p.processes));
+  if (adaptive) {
+    if (!given.has("until_interval.max_rounds"))
+      p.max_rounds = std::max(budget ? kBudgetMaxRounds : kDefaultMaxRounds, p.processes);
     if (p.max_rounds < p.processes)
       throw UsageError(
           fmt::format("option --max-rounds: {} is below the {} rounds every cell gets first (--processes); "
@@ -134,8 +134,6 @@ void apply_measure_options(Matrix& m, const MeasureOptions& o, const std::vector
     // alike only when every cell has processes of its own from the first round.
     p.fresh_process_per_cell = true;
   }
-  if (o.order) p.order = *o.order == "matrix" ? CellOrder::matrix : CellOrder::shuffled;
-  if (o.fresh_process_per_cell) p.fresh_process_per_cell = true;
   if (o.context) use_context_protocol(p, o);
 }
 

@@ -4,7 +4,6 @@
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -12,25 +11,16 @@
 #include <nlohmann/json.hpp>
 
 #include "src/plan/matrix.h"
+#include "src/plan/protocol_fields.h"
 
 namespace abench {
 
 struct MeasureOptions {
   std::string matrix = "default";
-  std::optional<std::string> measure;
   std::vector<std::string> backends, policies, workloads, sizes, alignments, lives;
-  // The protocol's fields of the table (src/plan/protocol_fields.h) given on the command
-  // line, by key, as a matrix file would hold them.
-  std::map<std::string, nlohmann::json, std::less<>> protocol;
-  std::optional<int> cpu;
-  std::optional<double> until_interval_percent;  // adaptive rounds (src/run/adaptive_rounds.h)
-  std::optional<int> max_rounds;
-  // --budget (seconds): adaptive rounds within this time, toward --until-interval's width
-  // (a compare's default: --detect's, the width at which every interval is resolved).
-  std::optional<double> budget_s;
-  std::optional<std::string> order;
-  std::optional<std::uint64_t> seed;
-  bool fresh_process_per_cell = false;
+  // The protocol's fields given on the command line (src/plan/protocol_fields.h), each checked
+  // by its row as it was parsed.
+  GivenProtocol protocol;
   std::optional<std::string> interleave;  // paired commands: "batch" (default), "cell" or "process"
   std::vector<std::string> formats;       // src/exports/format_registry.h
   bool no_report = false;                 // skip report.html and report/ (src/report/)

@@ -17,10 +17,12 @@ void use_context_protocol(RunProtocol& protocol, const MeasureOptions& o) {
   const auto refuse = [](std::string_view option, std::string_view why) {
     throw UsageError(fmt::format("option --context: not with {}: {}", option, why));
   };
-  if (o.fresh_process_per_cell) refuse("--fresh-process-per-cell", "--context measures each cell both ways itself");
+  if (o.protocol.has("fresh_process_per_cell"))
+    refuse("--fresh-process-per-cell", "--context measures each cell both ways itself");
   if (o.interleave) refuse("--interleave", "the in-matrix side is one process a round over every cell");
-  if (o.until_interval_percent || o.budget_s)
-    refuse(o.budget_s ? "--budget" : "--until-interval", "added rounds are fresh processes, which have no history");
+  const bool budget = o.protocol.has("until_interval.budget_seconds");
+  if (budget || o.protocol.has("until_interval.width_percent"))
+    refuse(budget ? "--budget" : "--until-interval", "added rounds are fresh processes, which have no history");
   if (o.shard) refuse("--shard", "a shard's processes would carry only the shard's cells as history");
   if (o.explain) refuse("--explain", "explain the cells in a run of their own");
   if (row_of(protocol.measure).exact)
@@ -31,17 +33,16 @@ void use_context_protocol(RunProtocol& protocol, const MeasureOptions& o) {
   // One history, the same every round and named in results.json: the matrix's own order
   // (as a matrix run top to bottom gives it), unless --order says otherwise. A shuffled order
   // gives a cell another history each round, flagged only where most of them move it.
-  if (!o.order) protocol.order = CellOrder::matrix;
-  if (!o.protocol.contains("processes")) protocol.processes = std::max(protocol.processes, min_rounds_for(0.95));
+  if (!o.protocol.has("order")) protocol.order = CellOrder::matrix;
+  if (!o.protocol.has("processes")) protocol.processes = std::max(protocol.processes, min_rounds_for(0.95));
 }
 
 void use_paired_protocol(RunProtocol& protocol, const MeasureOptions& options, double confidence) {
   if (row_of(protocol.measure).exact) return;
-  if (!options.protocol.contains("processes"))
-    protocol.processes = std::max(protocol.processes, min_rounds_for(confidence));
+  if (!options.protocol.has("processes")) protocol.processes = std::max(protocol.processes, min_rounds_for(confidence));
   if (protocol.budget_s > 0 && row_of(protocol.measure).wall_clock) {
-    if (!options.protocol.contains("samples")) protocol.samples = kBudgetSamples;
-    if (!options.protocol.contains("min_batch_ms")) protocol.min_batch_ms = kBudgetMinBatchMs;
+    if (!options.protocol.has("samples")) protocol.samples = kBudgetSamples;
+    if (!options.protocol.has("min_batch_ms")) protocol.min_batch_ms = kBudgetMinBatchMs;
   }
   protocol.interval_confidence = confidence;
   if (protocol.context) return;  // its processes are the plan's (use_context_protocol)

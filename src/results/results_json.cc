@@ -47,24 +47,9 @@ nlohmann::json batch_rules_json() {
 namespace {
 
 nlohmann::json protocol_json(const RunProtocol& p, const nlohmann::json& stored_batch_rules) {
-  nlohmann::json j = {{"measure", name_of(p.measure)},
-                      {"order", p.order == CellOrder::matrix ? "matrix" : "shuffled"},
-                      {"process_mode", process_mode_name(p)},
-                      {"interleave_batches", p.interleave_batches},
-                      {"cpu", p.cpu < 0 ? nlohmann::json("last allowed") : nlohmann::json(p.cpu)},
-                      {"seed", p.seed},
-                      {"unstable_spread", kUnstableSpread},
-                      {"batch", stored_batch_rules.is_null() ? batch_rules_json() : stored_batch_rules}};
-  for (const ProtocolField& f : protocol_fields()) j[f.key] = protocol_field_value(f, p);
-  if (p.until_interval > 0)
-    j["until_interval"] = {{"width_percent", p.until_interval * 100},
-                           {"max_rounds", p.max_rounds},
-                           {"confidence", p.interval_confidence},
-                           {"rule", kAdaptiveRoundsRule}};
-  if (p.until_interval > 0 && p.budget_s > 0) {
-    j["until_interval"]["budget_seconds"] = p.budget_s;
-    j["until_interval"]["budget_rule"] = kBudgetRule;
-  }
+  nlohmann::json j = protocol_fields_json(p);
+  j["unstable_spread"] = kUnstableSpread;
+  j["batch"] = stored_batch_rules.is_null() ? batch_rules_json() : stored_batch_rules;
   if (row_of(p.measure).callgrind)
     j["instructions_mode"] = {
         {"tool", "valgrind --tool=callgrind --collect-atstart=no --cache-sim=yes --branch-sim=yes --dump-instr=yes"},

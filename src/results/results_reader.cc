@@ -249,12 +249,6 @@ RunResults results_from_json(const nlohmann::json& j, const std::string& path) {
   }
   r.protocol = r.matrix.protocol;
   const JsonField protocol = root.at("protocol");
-  if (!(r.protocol.interval_confidence > 0.5 && r.protocol.interval_confidence < 1))
-    protocol.at("until_interval").at("confidence").fail("must lie between 0.5 and 1");
-  if (!(r.protocol.budget_s == 0 || (r.protocol.budget_s >= 1 && r.protocol.budget_s <= kMaxBudgetSeconds)))
-    protocol.at("until_interval")
-        .at("budget_seconds")
-        .fail(fmt::format("must be a number of seconds from 1 to {:g}", kMaxBudgetSeconds));
   // Rounds beyond the plan's come only from adaptive rounds (and the gate's confirmation,
   // which pools two runs in memory, never in a file).
   const int max_round = std::max(r.protocol.processes, r.protocol.max_rounds);

@@ -102,7 +102,7 @@ void BatchPacer::on_line(int side, std::string_view line) {
     if (next_sample_ < order_.size() && order_[next_sample_] == side) ++next_sample_;
     // A side past its last sample exits now, and the kernel tears its address space down on
     // the measured CPU: the other side's last sample waits until it is gone (on_gone lets it
-    // go), or it would pay for that teardown (+2% on the median such sample).
+    // go), or it would pay for that teardown (docs/decisions.md, "A side's teardown").
     if (!has_samples_left(side)) waiting_[s] = false;
     if (next_sample_ < order_.size() && has_samples_left(side)) tell(order_[next_sample_], "sample");
   }

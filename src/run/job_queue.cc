@@ -85,8 +85,7 @@ void JobQueue::run_first_counts_side_by_side() {
     queue_.insert(queue_.begin(), counts.begin(), counts.end());
     return;
   }
-  // Longest first, so that the lanes end together (two of the default matrix's 48 counting
-  // runs take 0.4 s, the rest 10-60 ms).
+  // Longest first, so that the lanes end together (docs/decisions.md, "The cost model").
   const auto expected_s = [this](const Job& job) {
     double s = 0;
     for (int id : job.cell_ids)

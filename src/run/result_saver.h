@@ -1,11 +1,8 @@
 // When a run's results go to disk. Never while a timed batch runs: written from abench's
 // thread between timed workers (after one exits, before the next starts), at most once a
 // second (or ten times as long as the last write took), and whole at the end or on
-// interruption. Written after every report instead, a
-// quick-matrix compare took 2:09 for 6 rounds, its paced pairs waiting on four 4 MB writes
-// each; written by a thread of its own while pairs ran, 0:41, but the samples were noisier
-// (an A/A compare's median round-to-round sd 1.88% inline, 2.17-2.48% with writes beside the
-// timed batches). Between workers, once a second: 0:43 (docs/results.md).
+// interruption: written more often, paced pairs wait on the writes; written beside them, their
+// samples are noisier (docs/decisions.md, "Result writes").
 #pragma once
 
 #include <chrono>

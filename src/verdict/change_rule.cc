@@ -28,12 +28,10 @@ bool log_medians(const ProcessSamples& side, std::vector<double>& out) {
 // Round r's d from two paced processes: the mean of two medians of log(after_k / before_k),
 // one over the pairs of samples k in which one side led and one over those the other side
 // led; none when a sample cannot be part of a ratio. Pairs alternate which side leads
-// (docs/protocol.md, "Paced pairs"), and the side that goes second in a pair follows the
-// other process's batch, which costs it (its caches and TLB hold the other's lines: a
-// median 0.2%, up to 5% in append cells, measured), so the ratios alternate in sign by that
-// cost and a median of them all sits on whichever ratio falls between the two modes. Each
-// order's median has the cost with one sign and the mean of the two cancels it; each is
-// still a median, so a spell that starts mid-round or an outlying sample moves it a rank.
+// (docs/protocol.md, "Paced pairs"), and the side that goes second pays for following the
+// other's batch, so the ratios alternate in sign by that cost (docs/decisions.md, "The second
+// side of a paced pair"). Each order's median has the cost with one sign and the mean of the
+// two cancels it; each is still a median, so an outlying sample moves it a rank.
 std::optional<double> paced_round_difference(const std::vector<double>& before, const std::vector<double>& after) {
   const std::size_t n = std::min(before.size(), after.size());
   std::array<std::vector<double>, 2> by_leader;
