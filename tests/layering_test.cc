@@ -17,7 +17,7 @@ const std::filesystem::path kSource = std::filesystem::path(ABENCH_SOURCE_DIR_FO
 // Higher layers use lower ones, never the other way round.
 const std::map<std::string, int> kLayer{{"util", 0},    {"stats", 0},   {"machine", 1}, {"plan", 2},    {"results", 3},
                                         {"verdict", 4}, {"explain", 4}, {"run", 5},     {"exports", 6}, {"report", 7},
-                                        {"merge", 8},   {"flow", 9},    {"cli", 10}};
+                                        {"merge", 8},   {"store", 8},   {"flow", 9},    {"cli", 10}};
 
 TEST(Layering, NoIncludeClimbsToAHigherFolder) {
   const std::regex include(R"re(#include "src/([a-z_]+)/)re");

@@ -9,8 +9,9 @@
 
 namespace abench::testing {
 
-inline RunResults synthetic_compare(int rounds = 6, double ratio = 1.0) {
-  Matrix m = small_matrix({"system"}, rounds, {64, 4096}, {1});
+inline RunResults synthetic_compare(int rounds = 6, double ratio = 1.0, std::vector<std::size_t> sizes = {64, 4096},
+                                    std::vector<std::size_t> lives = {1}) {
+  Matrix m = small_matrix({"system"}, rounds, std::move(sizes), std::move(lives));
   m.name = "synthetic";
   m.protocol.interleave_batches = true;
   m.protocol.fresh_process_per_cell = true;

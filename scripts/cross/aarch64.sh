@@ -4,7 +4,7 @@
 
 # The target's packages: what abench builds and tests with (scripts/setup.sh), as arm64.
 ABENCH_SYSROOT_PACKAGES=(libc6-dev libstdc++-12-dev libcli11-dev nlohmann-json3-dev libfmt-dev libmimalloc-dev
-                         libjemalloc-dev libgtest-dev libgoogle-perftools-dev libpng-dev valgrind)
+                         libjemalloc-dev libgtest-dev libgoogle-perftools-dev libpng-dev valgrind libsqlite3-dev libpq-dev libboost-dev)
 export ABENCH_SYSROOT="${ABENCH_SYSROOT:-/var/cache/abench/sysroot-arm64-bookworm}"
 ABENCH_CROSS_HOST_PACKAGES="g++-aarch64-linux-gnu qemu-user-static binfmt-support debootstrap"
 

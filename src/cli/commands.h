@@ -10,6 +10,7 @@
 #include "src/flow/calibrate_flow.h"
 #include "src/flow/compare_flow.h"
 #include "src/flow/gate_flow.h"
+#include "src/flow/history_flow.h"
 #include "src/flow/merge_flow.h"
 #include "src/flow/run_flow.h"
 
@@ -35,6 +36,15 @@ int report_command(const ReportOptions& options);
 
 CLI::App* register_merge_command(CLI::App& app, MergeRequest& request);
 int merge_command(const MergeRequest& request, const std::vector<std::string>& command_line);
+
+struct HistoryCommand {
+  enum class Action { add, rebuild, changes };
+  Action action = Action::add;
+  HistoryRequest request;  // add, rebuild
+  ChangesRequest changes;  // changes
+};
+CLI::App* register_history_command(CLI::App& app, HistoryCommand& command);
+int history_command(const HistoryCommand& command);
 
 CLI::App* register_list_command(CLI::App& app);
 int list_command();

@@ -41,6 +41,8 @@ std::vector<Subcommand> register_subcommands(CLI::App& app) {
   table.push_back(row<MergeRequest>(app, register_merge_command, [](MergeRequest& o, const CommandContext& c) {
     return merge_command(o, c.command_line);
   }));
+  table.push_back(row<HistoryCommand>(app, register_history_command,
+                                      [](HistoryCommand& o, const CommandContext&) { return history_command(o); }));
   table.push_back({register_list_command(app), [](const CommandContext&) { return list_command(); }});
   return table;
 }

@@ -7,6 +7,7 @@
 
 #include "src/report/report_writer.h"
 #include "src/util/atomic_file.h"
+#include "src/verdict/compare_file.h"
 #include "src/verdict/gate_file.h"
 
 namespace abench {

@@ -1,0 +1,43 @@
+// abench history: runs recorded into a history store (src/store/history_store.h) and the
+// store rebuilt from the results directories, which stay the record (docs/history.md).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace abench {
+
+struct HistoryRequest {
+  std::string store;              // --history STORE
+  std::vector<std::string> dirs;  // results directories
+  std::string commit, branch;     // add: --commit, --branch (else the CI's)
+};
+
+// history changes: the cells' change points, written to `out`.
+struct ChangesRequest {
+  std::string store;
+  std::string out;                                                       // default results/<time>-changes
+  std::vector<std::string> variants, backends, workloads, sizes, lives;  // cell filters (empty: all)
+  double alpha = 0.001;
+  double min_step_percent = 1;  // the floor of every cell's detectable change
+  int recent = 0;               // > 0: a regression in the last `recent` commits of a cell fails
+};
+
+struct ChangesOutcome {
+  std::size_t series = 0, changes = 0, recent_regressions = 0;
+};
+
+struct HistoryOutcome {
+  int recorded = 0;       // runs written
+  int already_there = 0;  // runs the store held (add)
+  long long points = 0;   // points in the store afterwards
+};
+
+// Records each directory's run with the commit (DIR/history.json keeps it for rebuild).
+HistoryOutcome run_history_add(const HistoryRequest& request);
+// Empties the store and records every directory again, by its history.json, in one transaction.
+HistoryOutcome run_history_rebuild(const HistoryRequest& request);
+// Finds every cell's change points and writes changes.md, changes.csv and changes.json.
+ChangesOutcome run_history_changes(const ChangesRequest& request);
+
+}  // namespace abench

@@ -1,0 +1,72 @@
+#include "src/store/history_series.h"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+#include <nlohmann/json.hpp>
+
+namespace abench {
+namespace {
+
+template <class T>
+bool wanted(const std::vector<T>& allowed, const T& value) {
+  return allowed.empty() || std::find(allowed.begin(), allowed.end(), value) != allowed.end();
+}
+
+std::string text(const SqlValue& v) { return std::holds_alternative<std::string>(v) ? std::get<std::string>(v) : ""; }
+std::int64_t whole(const SqlValue& v) {
+  return std::holds_alternative<std::int64_t>(v) ? std::get<std::int64_t>(v) : 0;
+}
+double number(const SqlValue& v) {
+  if (const auto* d = std::get_if<double>(&v)) return *d;
+  return static_cast<double>(whole(v));
+}
+
+}  // namespace
+
+std::vector<Series> read_series(HistoryStore& store, const SeriesFilter& filter) {
+  const auto rows = store.connection().run(
+      "SELECT r.machine, r.measure, p.variant, p.backend, p.policy, p.workload, p.size, p.requested, p.preferred, "
+      "p.live, r.commit_rev, r.recorded_at, r.abench_revision, p.figure, p.process_figures "
+      "FROM points p JOIN runs r ON r.run_key = p.run_key ORDER BY r.recorded_at, r.run_key",
+      {});
+  using Key = std::tuple<std::string, std::string, std::string, std::string, std::string, std::string, std::int64_t,
+                         std::int64_t, std::int64_t, std::int64_t>;
+  std::map<Key, Series> by_key;
+  for (const SqlRow& row : rows) {
+    Series s{text(row[0]),
+             text(row[1]),
+             text(row[2]),
+             text(row[3]),
+             text(row[4]),
+             text(row[5]),
+             whole(row[6]),
+             whole(row[7]),
+             whole(row[8]),
+             whole(row[9]),
+             {}};
+    if (!wanted(filter.variants, s.variant) || !wanted(filter.backends, s.backend) ||
+        !wanted(filter.workloads, s.workload) || !wanted(filter.sizes, s.size) || !wanted(filter.lives, s.live))
+      continue;
+    SeriesPoint point{text(row[10]), text(row[11]), text(row[12]), number(row[13]), 0, 0};
+    // Each process's figure, as stored by abench; a store edited by hand gives the figure alone.
+    const nlohmann::json processes = nlohmann::json::parse(text(row[14]), nullptr, false);
+    point.process_low = point.process_high = point.figure;
+    if (processes.is_array())
+      for (const auto& p : processes)
+        if (p.is_number()) {
+          point.process_low = std::min(point.process_low, p.get<double>());
+          point.process_high = std::max(point.process_high, p.get<double>());
+        }
+    const Key key{s.machine,  s.measure, s.variant,   s.backend,   s.policy,
+                  s.workload, s.size,    s.requested, s.preferred, s.live};
+    auto [at, added] = by_key.try_emplace(key, std::move(s));
+    at->second.points.push_back(std::move(point));
+  }
+  std::vector<Series> all;
+  for (auto& [key, series] : by_key) all.push_back(std::move(series));
+  return all;
+}
+
+}  // namespace abench

@@ -1,0 +1,146 @@
+// abench history through the real CLI: a run recorded with its commit, refused without one,
+// and the store rebuilt from the results directories alone.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "src/store/history_store.h"
+#include "tests/built_paths.h"
+#include "tests/cli_helpers.h"
+#include "tests/emulation.h"
+#include "tests/postgres_cluster.h"
+#include "tests/temp_dir.h"
+
+namespace abench {
+namespace {
+
+using testing::run_cli;
+
+TEST(HistoryEndToEnd, ARunIsRecordedWithItsCommitAndTheStoreIsRebuiltFromItsDirectory) {
+  testing::TempDir dir;
+  const std::string run_dir = (dir.path() / "run").string(), store = (dir.path() / "history.db").string();
+  const auto ran =
+      run_cli({"run", "--matrix",       "quick", "--backend",   "system",      "--workload", "pair", "--size",
+               "32",  "--live",         "1",     "--align",     "16",          "--samples",  "2",    "--processes",
+               "2",   "--min-batch-ms", "1",     "--no-counts", "--no-report", "--out",      run_dir});
+  ASSERT_EQ(ran.exit_code, 0) << ran.err;
+
+  const auto no_commit = run_cli({"history", "add", run_dir, "--history", store, "--commit", ""});
+  EXPECT_EQ(no_commit.exit_code, 2) << no_commit.err;
+  const auto added = run_cli({"history", "add", run_dir, "--history", store, "--commit", "c01", "--branch", "main"});
+  ASSERT_EQ(added.exit_code, 0) << added.err;
+  EXPECT_NE(added.out.find("1 runs recorded, 0 already there"), std::string::npos) << added.out;
+  const auto again = run_cli({"history", "add", run_dir, "--history", store, "--commit", "c01"});
+  EXPECT_NE(again.out.find("0 runs recorded, 1 already there"), std::string::npos) << again.out;
+  const auto history = testing::read_json(std::filesystem::path(run_dir) / "history.json");
+  EXPECT_EQ(history["commit"], "c01");
+
+  std::filesystem::remove(store);
+  const auto rebuilt = run_cli({"history", "rebuild", run_dir, "--history", store});
+  ASSERT_EQ(rebuilt.exit_code, 0) << rebuilt.err;
+  HistoryStore read(store);
+  EXPECT_EQ(read.run_count(), 1);
+  EXPECT_EQ(read.point_count(), 1);
+  const auto rows = read.connection().run("SELECT commit_rev, branch FROM runs", {});
+  EXPECT_EQ(std::get<std::string>(rows.at(0).at(0)), "c01");
+  EXPECT_EQ(std::get<std::string>(rows.at(0).at(1)), "main");
+
+  const auto unknown = run_cli({"history", "add", run_dir, "--history", "mysql://db/x", "--commit", "c02"});
+  EXPECT_EQ(unknown.exit_code, 2) << unknown.err;
+  const auto without = run_cli({"history", "rebuild", dir.path().string(), "--history", store});
+  EXPECT_EQ(without.exit_code, 2) << without.err;
+  EXPECT_EQ(HistoryStore(store).run_count(), 1) << "a refused rebuild empties nothing";
+}
+
+// The changes a store holds, by `history changes`: its exit code and changes.csv's rows.
+std::pair<int, std::vector<std::map<std::string, std::string>>> changes_in(const std::string& store,
+                                                                           const std::filesystem::path& out,
+                                                                           const std::string& recent) {
+  const auto r = run_cli({"history", "changes", "--history", store, "--out", out.string(), "--recent", recent});
+  EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 1) << r.err;
+  EXPECT_TRUE(std::filesystem::exists(out / "changes.md"));
+  EXPECT_TRUE(std::filesystem::exists(out / "changes.json"));
+  return {r.exit_code, testing::read_csv(out / "changes.csv")};
+}
+
+// 24 runs of a pair cell, each of two variants: "tiny", measuring tiny v1 at c01..c12 and
+// tiny v2 (whose malloc does more work) at c13..c24, and "glibc", the same at every commit:
+// `history changes` names c13 for tiny's cell and nothing for glibc's, which the change does
+// not touch; in a SQLite file and in a PostgreSQL database, and again after each is rebuilt
+// from the results directories.
+TEST(HistoryEndToEnd, TwentyFourCommitsWithASlowerMallocFromC13OnChangeAtC13InTheCellsItTouches) {
+  ABENCH_SKIP_UNDER_EMULATION("a step in timings; under qemu-user they flake");
+  testing::TempDir dir;
+  testing::PostgresCluster cluster;
+  const std::string sqlite = (dir.path() / "history.db").string(), postgres = cluster.url();
+  std::vector<std::string> dirs;
+  for (int c = 1; c <= 24; ++c) {
+    const std::string run_dir = (dir.path() / fmt::format("c{:02d}", c)).string();
+    const std::string tiny = c < 13 ? testing::built::kTinyV1 : testing::built::kTinyV2;
+    const auto ran = run_cli({"run",
+                              "--matrix",
+                              "quick",
+                              "--variant",
+                              "backend=system,preload=" + tiny + ",label=tiny",
+                              "--workload",
+                              "pair,noop",
+                              "--size",
+                              "64",
+                              "--align",
+                              "16",
+                              "--live",
+                              "8",
+                              "--samples",
+                              "3",
+                              "--processes",
+                              "2",
+                              "--min-batch-ms",
+                              "2",
+                              "--no-counts",
+                              "--no-report",
+                              "--out",
+                              run_dir});
+    ASSERT_EQ(ran.exit_code, 0) << ran.err;
+    for (const std::string& store : {sqlite, postgres}) {
+      const auto added =
+          run_cli({"history", "add", run_dir, "--history", store, "--commit", fmt::format("c{:02d}", c)});
+      ASSERT_EQ(added.exit_code, 0) << added.err;
+    }
+    dirs.push_back(run_dir);
+  }
+  auto check = [&](const std::string& store, const std::string& name) {
+    const auto [code, rows] = changes_in(store, dir.path() / name, "12");
+    EXPECT_EQ(code, 1) << name << ": a regression begins within the last 12 commits";
+    std::string seen;
+    for (const auto& row : rows)
+      seen += fmt::format("{} {} {} {} at {} ({}); ", row.at("kind"), row.at("variant"), row.at("workload"),
+                          row.at("change"), row.at("commit"), row.at("p_value"));
+    ASSERT_EQ(rows.size(), 1u) << name << ": " << seen;
+    EXPECT_EQ(rows[0].at("commit"), "c13") << name;
+    EXPECT_EQ(rows[0].at("previous_commit"), "c12");
+    EXPECT_EQ(rows[0].at("kind"), "regression");
+    EXPECT_EQ(rows[0].at("variant"), "tiny");
+    EXPECT_EQ(rows[0].at("workload"), "pair");
+    EXPECT_EQ(rows[0].at("size"), "64");
+    EXPECT_EQ(rows[0].at("live"), "8");
+    EXPECT_GT(std::stod(rows[0].at("change")), 0.05);
+    EXPECT_EQ(changes_in(store, dir.path() / (name + "-older"), "11").first, 0) << "c13 is 12 commits back";
+  };
+  check(sqlite, "sqlite");
+  check(postgres, "postgres");
+  std::filesystem::remove(sqlite);
+  for (const std::string& store : {sqlite, postgres}) {
+    std::vector<std::string> args{"history", "rebuild"};
+    args.insert(args.end(), dirs.begin(), dirs.end());
+    args.insert(args.end(), {"--history", store});
+    const auto rebuilt = run_cli(args);
+    ASSERT_EQ(rebuilt.exit_code, 0) << rebuilt.err;
+  }
+  check(sqlite, "sqlite-rebuilt");
+  check(postgres, "postgres-rebuilt");
+}
+
+}  // namespace
+}  // namespace abench
