@@ -54,6 +54,40 @@ TEST(HistoryEndToEnd, ARunIsRecordedWithItsCommitAndTheStoreIsRebuiltFromItsDire
   EXPECT_EQ(HistoryStore(store).run_count(), 1) << "a refused rebuild empties nothing";
 }
 
+// --history on run: the run recorded with its commit once its results are written; without a
+// commit (and with none in the CI's variables) refused before anything is measured.
+TEST(HistoryEndToEnd, ARunWithHistoryIsRecordedAndOneWithoutACommitMeasuresNothing) {
+  testing::TempDir dir;
+  const std::string store = (dir.path() / "history.db").string();
+  const std::vector<std::string> run{"run",  "--matrix",    "quick",      "--backend",   "system", "--workload",
+                                     "pair", "--size",      "32",         "--live",      "1",      "--align",
+                                     "16",   "--samples",   "2",          "--processes", "2",      "--min-batch-ms",
+                                     "1",    "--no-counts", "--no-report"};
+  const std::vector<std::pair<std::string, std::string>> no_ci{
+      {"GITHUB_SHA", ""}, {"CI_COMMIT_SHA", ""}, {"BUILDKITE_COMMIT", ""}, {"GIT_COMMIT", ""}};
+  auto with = [&](std::vector<std::string> more) {
+    std::vector<std::string> args = run;
+    args.insert(args.end(), more.begin(), more.end());
+    return args;
+  };
+  const auto refused = run_cli(with({"--history", store, "--out", (dir.path() / "a").string()}), no_ci);
+  EXPECT_EQ(refused.exit_code, 2) << refused.err;
+  EXPECT_NE(refused.err.find("no commit to record the run with"), std::string::npos) << refused.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "a" / "results.json")) << "refused before measuring";
+  const auto lone = run_cli(with({"--commit", "c1", "--out", (dir.path() / "b").string()}));
+  EXPECT_EQ(lone.exit_code, 2) << lone.err;
+
+  const auto recorded =
+      run_cli(with({"--history", store, "--out", (dir.path() / "c").string()}), {{"GITHUB_SHA", "0123abc"}});
+  ASSERT_EQ(recorded.exit_code, 0) << recorded.err;
+  EXPECT_NE(recorded.out.find("history: recorded in " + store + " with commit 0123abc"), std::string::npos)
+      << recorded.out;
+  EXPECT_EQ(testing::read_json(dir.path() / "c" / "history.json")["commit"], "0123abc");
+  HistoryStore read(store);
+  EXPECT_EQ(read.run_count(), 1);
+  EXPECT_EQ(read.point_count(), 1);
+}
+
 // The changes a store holds, by `history changes`: its exit code and changes.csv's rows.
 std::pair<int, std::vector<std::map<std::string, std::string>>> changes_in(const std::string& store,
                                                                            const std::filesystem::path& out,

@@ -28,6 +28,7 @@ CLI::App* register_compare_command(CLI::App& app, CompareRequest& o) {
   cmd->add_flag("--no-confirm", o.no_confirm,
                 "With --gate: do not measure the variants of regressed cells a second time to confirm them");
   add_gate_rule_options(*cmd, o.gate_rules);
+  add_history_options(*cmd, o.history);
   add_resume_option(*cmd);
   return cmd;
 }

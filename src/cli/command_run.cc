@@ -15,6 +15,7 @@ CLI::App* register_run_command(CLI::App& app, RunRequest& o) {
   cmd->add_option("--out", o.out, "Output directory (default: results/<time>-<matrix>)")->check(kNotEmpty);
   cmd->add_option("--save-baseline", o.save_baseline,
                   "Also store the results as results/baselines/NAME/ for abench gate");
+  add_history_options(*cmd, o.history);
   add_resume_option(*cmd);
   return cmd;
 }

@@ -96,6 +96,15 @@ void add_resume_option(CLI::App& cmd) {
       "(docs/security.md)");
 }
 
+void add_history_options(CLI::App& cmd, HistoryRecording& o) {
+  cmd.add_option("--history", o.store,
+                 "Also record the run in this history store: a SQLite file's path or a postgresql:// URL "
+                 "(docs/history.md)")
+      ->check(kNotEmpty);
+  cmd.add_option("--commit", o.commit, "With --history: the commit measured (default: the CI's GITHUB_SHA, ...)");
+  cmd.add_option("--branch", o.branch, "With --history: its branch (default: the CI's GITHUB_REF_NAME, ...)");
+}
+
 void add_gate_rule_options(CLI::App& cmd, GateRuleOptions& o) {
   cmd.add_option("--gate-file", o.gate_file, "JSON thresholds: global, per workload, per cell pattern");
   cmd.add_option("--threshold", o.threshold_percent, "Global threshold in percent (default 5; instructions 0.5)")

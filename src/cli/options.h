@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include "src/flow/gate_rules.h"
+#include "src/flow/history_flow.h"
 #include "src/plan/measure_options.h"
 
 namespace abench {
@@ -22,6 +23,8 @@ inline const CLI::Validator kNotEmpty(
 void add_measure_options(CLI::App& command, MeasureOptions& options);
 // --resume DIR, for the help text: main() handles it before parsing (command_line_to_parse).
 void add_resume_option(CLI::App& command);
+// --history, --commit, --branch: the run recorded in a history store (docs/history.md).
+void add_history_options(CLI::App& command, HistoryRecording& recording);
 // --gate-file, --threshold, --noise, --allow-unclear.
 void add_gate_rule_options(CLI::App& command, GateRuleOptions& options);
 

@@ -77,6 +77,7 @@ std::string judge_and_write(const RunResults& results, const std::optional<RunRe
 }  // namespace
 
 CompareOutcome run_compare(const CompareRequest& r, const std::vector<std::string>& command_line) {
+  const std::optional<RunIdentity> recording = prepare_recording(r.history);
   MeasureOptions measure = r.measure;
   // A budget aims at --detect's width: an interval that narrow is within ±detect or clear of 0.
   if (measure.protocol.has("until_interval.budget_seconds") && !measure.protocol.has("until_interval.width_percent"))
@@ -108,6 +109,7 @@ CompareOutcome run_compare(const CompareRequest& r, const std::vector<std::strin
              measure.context ? " (each also in fresh processes)" : "", outcome.failed_cells, results.protocol.processes,
              format_duration(wall));
   fmt::print("results: {}/compare.md, compare.csv, compare.json, results.json, results.csv\n", dir.string());
+  if (recording) record_directory(r.history, *recording, dir);
   if (!r.gate) {
     if (!measure.no_report) write_report_or_warn(dir);
     return outcome;

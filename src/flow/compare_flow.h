@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "src/flow/history_flow.h"
 #include "src/flow/gate_rules.h"
 #include "src/plan/measure_options.h"
 #include "src/verdict/gate.h"
@@ -23,6 +24,7 @@ struct CompareRequest {
   double confidence = 0.95;
   double detect_percent = 3;  // VerdictSettings::detect, in percent
   std::string out;
+  HistoryRecording history;
 };
 
 struct CompareOutcome {

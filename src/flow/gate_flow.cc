@@ -178,6 +178,9 @@ GateVerdict run_gate(const GateRequest& r, const std::vector<std::string>& comma
     throw UsageError(
         "option --shard: with --candidate the gate measures nothing, so there is nothing to shard; "
         "gate the merged results (abench merge) instead");
+  if (!r.candidate.empty() && !r.history.store.empty())
+    throw UsageError("option --history: with --candidate the gate measures nothing to record (history add DIR does)");
+  const std::optional<RunIdentity> recording = prepare_recording(r.history);
   GateJudging j;
   j.baseline_path = resolve_stored(r.baseline, "results.json");
   j.baseline = load_results(j.baseline_path);
@@ -186,6 +189,7 @@ GateVerdict run_gate(const GateRequest& r, const std::vector<std::string>& comma
   j.noise = gate_noise(r.rules, j.baseline_path);
   const Gated gated = r.candidate.empty() ? gate_measured(r, j, command_line) : gate_stored_candidate(r, j);
   write_gate_files(gated.verdict, gated.dir, !r.measure.no_report);
+  if (recording) record_directory(r.history, *recording, gated.dir);
   return gated.verdict;
 }
 

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "src/flow/history_flow.h"
 #include "src/flow/gate_rules.h"
 #include "src/plan/measure_options.h"
 #include "src/results/results.h"
@@ -29,6 +30,7 @@ struct GateRequest {
   bool no_confirm = false;
   double confidence = 0.95;  // VerdictSettings::confidence
   GateRuleOptions rules;
+  HistoryRecording history;  // a measured candidate's run recorded (docs/history.md)
 };
 
 // Judges, writes gate.md and gate.json into the output directory, and returns the verdict.

@@ -45,6 +45,12 @@ RunIdentity identity_in(const std::string& dir) {
   return id;
 }
 
+void write_history_file(const std::filesystem::path& dir, const RunIdentity& id, const std::string& run_id) {
+  const nlohmann::json record{
+      {"commit", id.commit}, {"branch", id.branch}, {"run_id", run_id}, {"recorded_at", id.recorded_at}};
+  write_file_atomically(dir / kHistoryFile, record.dump(2) + "\n");
+}
+
 RunResults run_in(const std::string& dir) {
   return load_results((std::filesystem::path(dir) / "results.json").string());
 }
@@ -106,6 +112,26 @@ ChangesOutcome run_history_changes(const ChangesRequest& r) {
   return outcome;
 }
 
+std::optional<RunIdentity> prepare_recording(const HistoryRecording& recording) {
+  if (recording.store.empty()) {
+    if (!recording.commit.empty() || !recording.branch.empty())
+      throw UsageError("option --commit/--branch: they say what --history records; give --history STORE too");
+    return std::nullopt;
+  }
+  RunIdentity id{commit_of_run(recording.commit), branch_of_run(recording.branch), "", ""};
+  HistoryStore store(recording.store);  // made or migrated now: a store abench cannot use refuses before a run
+  return id;
+}
+
+void record_directory(const HistoryRecording& recording, RunIdentity id, const std::filesystem::path& dir) {
+  const RunResults run = run_in(dir.string());
+  id.source = dir.string();
+  id.recorded_at = recording_time();
+  HistoryStore store(recording.store);
+  if (store.record(run, id)) write_history_file(dir, id, run.run_id);
+  fmt::print("history: recorded in {} with commit {}\n", recording.store, id.commit);
+}
+
 HistoryOutcome run_history_add(const HistoryRequest& r) {
   if (r.dirs.empty()) throw UsageError("history add: name the results directories to record");
   const std::string commit = commit_of_run(r.commit);
@@ -118,9 +144,7 @@ HistoryOutcome run_history_add(const HistoryRequest& r) {
     const RunIdentity id{commit, branch, r.dirs[i], recording_time()};
     const bool recorded = store.record(runs[i], id);
     (recorded ? outcome.recorded : outcome.already_there)++;
-    const nlohmann::json record{
-        {"commit", commit}, {"branch", branch}, {"run_id", runs[i].run_id}, {"recorded_at", id.recorded_at}};
-    if (recorded) write_file_atomically(std::filesystem::path(r.dirs[i]) / kHistoryFile, record.dump(2) + "\n");
+    if (recorded) write_history_file(r.dirs[i], id, runs[i].run_id);
   }
   outcome.points = store.point_count();
   print_outcome(outcome, r.store);

@@ -2,10 +2,26 @@
 // store rebuilt from the results directories, which stay the record (docs/history.md).
 #pragma once
 
+#include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "src/store/history_store.h"
+
 namespace abench {
+
+// --history STORE on run, compare and gate: the run recorded once its results are written.
+struct HistoryRecording {
+  std::string store;  // "": not recorded
+  std::string commit, branch;
+};
+
+// Before anything is measured: the commit named (else refused, exit 2) and the store opened
+// (its schema made or migrated; an unreachable one: exit 4). Nothing when no store is named.
+std::optional<RunIdentity> prepare_recording(const HistoryRecording& recording);
+// After the results are written: DIR's run recorded, and DIR/history.json beside it.
+void record_directory(const HistoryRecording& recording, RunIdentity identity, const std::filesystem::path& dir);
 
 struct HistoryRequest {
   std::string store;              // --history STORE

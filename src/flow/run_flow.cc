@@ -90,6 +90,7 @@ void store_baseline(const std::string& name, const RunResults& results) {
 
 RunOutcome run_matrix(const RunRequest& r, const std::vector<std::string>& command_line) {
   if (r.save_baseline) baseline_store(*r.save_baseline, "--save-baseline");  // checked before anything runs
+  const std::optional<RunIdentity> recording = prepare_recording(r.history);
   Matrix matrix = load_measure_matrix(r.measure, built_backends());
   Plan plan = run_plan_of(r, matrix);
   const bool resume = !r.measure.resume.empty();
@@ -120,6 +121,7 @@ RunOutcome run_matrix(const RunRequest& r, const std::vector<std::string>& comma
                           : "");
   if (!r.measure.no_report) write_report_or_warn(dir);
   if (r.save_baseline) store_baseline(*r.save_baseline, results);
+  if (recording) record_directory(r.history, *recording, dir);
   return {t.failed};
 }
 

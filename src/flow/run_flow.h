@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "src/flow/history_flow.h"
 #include "src/plan/measure_options.h"
 
 namespace abench {
@@ -18,6 +19,7 @@ struct RunRequest {
   std::vector<std::string> variants;
   std::string out;
   std::optional<std::string> save_baseline;  // store results.json as results/baselines/NAME/ ('' is refused)
+  HistoryRecording history;
 };
 
 struct RunOutcome {
