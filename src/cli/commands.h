@@ -38,10 +38,10 @@ CLI::App* register_merge_command(CLI::App& app, MergeRequest& request);
 int merge_command(const MergeRequest& request, const std::vector<std::string>& command_line);
 
 struct HistoryCommand {
-  enum class Action { add, rebuild, changes };
+  enum class Action { add, rebuild, changes, export_series };
   Action action = Action::add;
   HistoryRequest request;  // add, rebuild
-  ChangesRequest changes;  // changes
+  ChangesRequest changes;  // changes, export
 };
 CLI::App* register_history_command(CLI::App& app, HistoryCommand& command);
 int history_command(const HistoryCommand& command);

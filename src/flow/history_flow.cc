@@ -12,6 +12,7 @@
 #include "src/store/history_changes.h"
 #include "src/store/history_series.h"
 #include "src/store/history_store.h"
+#include "src/store/series_export.h"
 #include "src/util/atomic_file.h"
 #include "src/util/errors.h"
 #include "src/util/json_file.h"
@@ -130,6 +131,20 @@ void record_directory(const HistoryRecording& recording, RunIdentity id, const s
   HistoryStore store(recording.store);
   if (store.record(run, id)) write_history_file(dir, id, run.run_id);
   fmt::print("history: recorded in {} with commit {}\n", recording.store, id.commit);
+}
+
+std::size_t run_history_export(const ChangesRequest& r) {
+  const SeriesFilter filter = filter_of(r);
+  HistoryStore store(r.store);
+  const std::vector<Series> series = read_series(store, filter);
+  if (series.empty())
+    throw UsageError(fmt::format("history export: {} holds no point of the cells asked for", r.store));
+  const auto dir = prepare_output_dir(r.out, "series");
+  const std::vector<std::string> names = series_file_names(series);
+  for (std::size_t i = 0; i < series.size(); ++i) write_file_atomically(dir / names[i], series_csv(series[i]));
+  fmt::print("{} series written to {}/ (one CSV a cell: time, commit, the figure, best)\n", series.size(),
+             dir.string());
+  return series.size();
 }
 
 HistoryOutcome run_history_add(const HistoryRequest& r) {

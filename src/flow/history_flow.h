@@ -55,5 +55,8 @@ HistoryOutcome run_history_add(const HistoryRequest& request);
 HistoryOutcome run_history_rebuild(const HistoryRequest& request);
 // Finds every cell's change points and writes changes.md, changes.csv and changes.json.
 ChangesOutcome run_history_changes(const ChangesRequest& request);
+// Writes each selected series as the CSV Otava reads, one file a cell (the request's rule
+// fields unused); returns how many.
+std::size_t run_history_export(const ChangesRequest& request);
 
 }  // namespace abench

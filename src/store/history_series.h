@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,7 @@ struct SeriesPoint {
   std::string abench_revision;  // what measured it: a change here is abench's, not the library's
   double figure = 0;
   double process_low = 0, process_high = 0;  // the lowest and highest process figure
+  std::optional<double> best;                // the fastest sample
 };
 
 struct Series {
