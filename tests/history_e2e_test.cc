@@ -166,6 +166,12 @@ TEST(HistoryEndToEnd, TwentyFourCommitsWithASlowerMallocFromC13OnChangeAtC13InTh
   };
   check(sqlite, "sqlite");
   check(postgres, "postgres");
+  // The report: the changed cell drawn first, inline and as files for a pull request.
+  const std::string page = testing::read_file(dir.path() / "sqlite" / "history.html");
+  EXPECT_LT(page.find("<h2>tiny pair 64 B"), page.find("<h2>glibc pair 64 B")) << "the changed cell first";
+  EXPECT_NE(page.find("<svg"), std::string::npos);
+  for (const char* file : {"series-1.svg", "series-1.png", "series-1.gp", "series-2.png"})
+    EXPECT_TRUE(std::filesystem::exists(dir.path() / "sqlite" / "report" / file)) << file;
   // The tiny cell's series as Otava reads it: a row a commit, in order.
   const auto exported = run_cli(
       {"history", "export", "--history", sqlite, "--variant", "tiny", "--out", (dir.path() / "series").string()});

@@ -28,6 +28,7 @@ void add_changes_options(CLI::App& cmd, ChangesRequest& o) {
                  "PCT: the smallest step reported in any cell (each cell's own detectable change, if larger, wins)")
       ->check(CLI::Range(0.0, 100.0))
       ->capture_default_str();
+  cmd.add_flag("--no-report", o.no_report, "Do not draw history.html and report/");
   cmd.add_option("--recent", o.recent, "N: exit 1 when a regression begins within the last N commits of its cell")
       ->check(CLI::Range(0, 1000000));
 }

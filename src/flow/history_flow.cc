@@ -10,6 +10,7 @@
 #include "src/results/results_reader.h"
 #include "src/store/changes_files.h"
 #include "src/store/history_changes.h"
+#include "src/store/history_report.h"
 #include "src/store/history_series.h"
 #include "src/store/history_store.h"
 #include "src/store/series_export.h"
@@ -103,10 +104,18 @@ ChangesOutcome run_history_changes(const ChangesRequest& r) {
   const std::string markdown = changes_markdown(changes, series.size(), rule);
   write_file_atomically(dir / "changes.md", markdown);
   write_file_atomically(dir / "changes.json", changes_json(changes, series.size(), rule).dump(2) + "\n");
+  if (!r.no_report) {
+    try {
+      write_history_report(dir, series, changes);
+    } catch (const EnvironmentError& e) {
+      fmt::print(stderr, "abench: history.html not drawn: {} (changes.md, .csv and .json are written)\n", e.what());
+    }
+  }
   ChangesOutcome outcome{series.size(), changes.size(), 0};
   for (const SeriesChange& c : changes)
     if (r.recent > 0 && !c.by_abench && c.change > 0 && is_recent(c, r.recent)) ++outcome.recent_regressions;
-  fmt::print("{}\nchanges: {}/changes.md, changes.csv, changes.json\n", markdown, dir.string());
+  fmt::print("{}\nchanges: {}/changes.md, changes.csv, changes.json{}\n", markdown, dir.string(),
+             r.no_report ? "" : ", history.html");
   if (outcome.recent_regressions > 0)
     fmt::print("{} regressions begin within the last {} commits of their cells\n", outcome.recent_regressions,
                r.recent);

@@ -37,6 +37,7 @@ struct ChangesRequest {
   double alpha = 0.001;
   double min_step_percent = 1;  // the floor of every cell's detectable change
   int recent = 0;               // > 0: a regression in the last `recent` commits of a cell fails
+  bool no_report = false;       // changes: no history.html and report/
 };
 
 struct ChangesOutcome {

@@ -8,9 +8,8 @@
 #include "src/report/report_writer.h"
 
 namespace abench {
-namespace {
 
-std::string escaped(std::string_view text) {
+std::string html_escaped(std::string_view text) {
   std::string out;
   for (const char c : text) {
     switch (c) {
@@ -38,9 +37,11 @@ std::string inline_svg(const RenderedFigure& r) {
   replace_all("id='gp", "id='" + prefix + "gp");
   replace_all("href='#gp", "href='#" + prefix + "gp");
   replace_all("id=\"gnuplot_canvas\"", "id=\"" + prefix + "canvas\"");
-  replace_all("<title>Gnuplot</title>", "<title>" + escaped(r.figure.title) + "</title>");
+  replace_all("<title>Gnuplot</title>", "<title>" + html_escaped(r.figure.title) + "</title>");
   return svg;
 }
+
+namespace {
 
 std::string percent(const std::optional<double>& v) { return v ? fmt::format("{:+.1f}%", 100 * *v) : "–"; }
 
@@ -59,8 +60,8 @@ std::string changes_table(const ReportModel& model) {
     out += fmt::format(
         "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"verdict\" style=\"color:{}\">{}</td>"
         "<td>{}</td></tr>\n",
-        escaped(c.group), escaped(c.workload), escaped(c.cell), percent(c.change), interval, verdict_colour(c.verdict),
-        escaped(c.verdict), escaped(note));
+        html_escaped(c.group), html_escaped(c.workload), html_escaped(c.cell), percent(c.change), interval,
+        verdict_colour(c.verdict), html_escaped(c.verdict), html_escaped(note));
   }
   return out + "</table>\n";
 }
@@ -78,17 +79,17 @@ std::string context_table(const ReportModel& model) {
     ++sensitive;
     rows +=
         fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{} to {}</td></tr>\n",
-                    escaped(x.variant), escaped(x.workload), escaped(x.cell), figure(x.in_matrix), figure(x.fresh),
-                    percent(x.change), percent(x.low), percent(x.high));
+                    html_escaped(x.variant), html_escaped(x.workload), html_escaped(x.cell), figure(x.in_matrix),
+                    figure(x.fresh), percent(x.change), percent(x.low), percent(x.high));
   }
   std::string out = fmt::format("<h2 id=\"context\">Context-sensitive cells</h2>\n<p>{} of {} judged cells. {}</p>\n",
-                                sensitive, judged, escaped(model.context_rule));
+                                sensitive, judged, html_escaped(model.context_rule));
   if (rows.empty()) return out;
   return out +
          fmt::format(
              "<table class=\"context\">\n<tr><th>variant</th><th>workload</th><th>cell</th><th>in matrix "
              "{0}</th><th>fresh {0}</th><th>change</th><th>interval</th></tr>\n",
-             escaped(model.unit)) +
+             html_escaped(model.unit)) +
          rows + "</table>\n";
 }
 
@@ -98,7 +99,7 @@ std::string tally(const ReportModel& model) {
   for (const ReportChange& c : model.changes) ++counts[c.verdict];
   std::string out = "<p class=\"tally\">";
   for (const auto& [verdict, n] : counts)
-    out += fmt::format("<span style=\"color:{}\">{} {}</span> ", verdict_colour(verdict), n, escaped(verdict));
+    out += fmt::format("<span style=\"color:{}\">{} {}</span> ", verdict_colour(verdict), n, html_escaped(verdict));
   return out + fmt::format("of {} cells</p>\n", model.changes.size());
 }
 
@@ -106,10 +107,10 @@ std::string unmeasured_table(const ReportModel& model) {
   std::string rows;
   for (const ReportCell& c : model.cells)
     if (c.status != "ok")
-      rows += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n", escaped(c.variant),
-                          escaped(c.workload),
-                          escaped(cell_axes_label(c.size, c.requested_align, c.preferred_align, c.live)),
-                          escaped(c.status), escaped(c.error));
+      rows += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n", html_escaped(c.variant),
+                          html_escaped(c.workload),
+                          html_escaped(cell_axes_label(c.size, c.requested_align, c.preferred_align, c.live)),
+                          html_escaped(c.status), html_escaped(c.error));
   if (rows.empty()) return "";
   return "<h2 id=\"unmeasured\">Cells without a full figure</h2>\n<table>\n<tr><th>variant</th><th>workload</th>"
          "<th>cell</th><th>status</th><th>why</th></tr>\n" +
@@ -119,7 +120,7 @@ std::string unmeasured_table(const ReportModel& model) {
 std::string facts_table(const ReportModel& model) {
   std::string out = "<h2 id=\"conditions\">Conditions</h2>\n<table class=\"facts\">\n";
   for (const auto& [key, value] : model.facts)
-    out += fmt::format("<tr><th>{}</th><td>{}</td></tr>\n", escaped(key), escaped(value));
+    out += fmt::format("<tr><th>{}</th><td>{}</td></tr>\n", html_escaped(key), html_escaped(value));
   return out + "</table>\n";
 }
 
@@ -136,11 +137,11 @@ std::string report_html(const ReportModel& model, const std::vector<RenderedFigu
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta "
       "charset=\"utf-8\">\n<title>{0}</title>\n<style>\n{1}\n</style>\n"
       "</head>\n<body>\n<h1>{0}</h1>\n<p>From <code>{2}</code>. Figures in {3}.</p>\n",
-      escaped(model.title), kStyle, escaped(model.dir.string()), escaped(model.unit));
+      html_escaped(model.title), kStyle, html_escaped(model.dir.string()), html_escaped(model.unit));
   out += tally(model);
   if (!model.warnings.empty()) {
     out += "<ul class=\"warnings\">\n";
-    for (const std::string& w : model.warnings) out += "<li>" + escaped(w) + "</li>\n";
+    for (const std::string& w : model.warnings) out += "<li>" + html_escaped(w) + "</li>\n";
     out += "</ul>\n";
   }
   for (const RenderedFigure& r : figures)
@@ -148,8 +149,8 @@ std::string report_html(const ReportModel& model, const std::vector<RenderedFigu
         "<figure id=\"figure-{0}\">\n<h2>{1}</h2>\n{2}\n<figcaption>{3} Files: <a href=\"report/{0}.svg\">"
         "SVG</a>, <a href=\"report/{0}.png\">PNG</a>, <a href=\"report/{0}.gp\">gnuplot script</a>."
         "</figcaption>\n</figure>\n",
-        escaped(r.figure.id), escaped(r.figure.title), inline_svg(r), escaped(r.figure.caption));
-  out += changes_table(model) + context_table(model) + hot_path_html(model.hot_paths, escaped) +
+        html_escaped(r.figure.id), html_escaped(r.figure.title), inline_svg(r), html_escaped(r.figure.caption));
+  out += changes_table(model) + context_table(model) + hot_path_html(model.hot_paths, html_escaped) +
          unmeasured_table(model) + facts_table(model);
   return out + "</body>\n</html>\n";
 }

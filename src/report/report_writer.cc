@@ -42,9 +42,12 @@ std::string read_text(const std::filesystem::path& path) {
   return text.str();
 }
 
+}  // namespace
+
 // Draws every figure into figures_dir with one gnuplot (its start-up is most of the cost):
 // NAME.gp for the user, and NAME.svg and NAME.png, each appearing whole.
-std::vector<RenderedFigure> render(const std::vector<Figure>& figures, const std::filesystem::path& figures_dir) {
+std::vector<RenderedFigure> render_figures(const std::vector<Figure>& figures,
+                                           const std::filesystem::path& figures_dir) {
   std::string all;
   for (const Figure& f : figures) {
     write_file_atomically(figures_dir / (f.id + ".gp"), script_of(f, f.id + ".svg", f.id + ".png"));
@@ -70,14 +73,12 @@ std::vector<RenderedFigure> render(const std::vector<Figure>& figures, const std
   return rendered;
 }
 
-}  // namespace
-
 std::filesystem::path write_report(const std::filesystem::path& dir) {
   const ReportModel model = load_report_model(dir);
   hold_output_directory(dir);  // read first: a directory that is not abench's gets no lock file
   const std::filesystem::path figures_dir = dir / "report";
   make_output_subdirectory(figures_dir);
-  const std::vector<RenderedFigure> rendered = render(report_figures(model), figures_dir);
+  const std::vector<RenderedFigure> rendered = render_figures(report_figures(model), figures_dir);
   // The hot path's texts beside the figures, for a pull request: section k's diff and its
   // listings, each side numbered (names checked by its reader).
   for (std::size_t k = 0; k < model.hot_paths.size(); ++k) {

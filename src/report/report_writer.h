@@ -27,4 +27,11 @@ void write_report_or_warn(const std::filesystem::path& dir);
 
 std::string report_html(const ReportModel& model, const std::vector<RenderedFigure>& figures);
 
+// Draws the figures into figures_dir with one gnuplot: NAME.gp, NAME.svg and NAME.png each.
+std::vector<RenderedFigure> render_figures(const std::vector<Figure>& figures,
+                                           const std::filesystem::path& figures_dir);
+// Text for HTML (& < > " ' escaped), and a rendered figure's SVG as an element of a page.
+std::string html_escaped(std::string_view text);
+std::string inline_svg(const RenderedFigure& rendered);
+
 }  // namespace abench
