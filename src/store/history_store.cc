@@ -174,8 +174,7 @@ std::string commit_of_run(const std::string& given) {
     throw UsageError(
         "option --commit: no commit to record the run with (give --commit REV, or run where the CI names it: "
         "GITHUB_SHA, CI_COMMIT_SHA, BUILDKITE_COMMIT, GIT_COMMIT)");
-  const bool control =
-      std::any_of(commit.begin(), commit.end(), [](char c) { return c == 0x7f || (c >= 0 && c <= ' '); });
+  const bool control = std::any_of(commit.begin(), commit.end(), [](unsigned char c) { return c == 0x7f || c <= ' '; });
   if (commit.size() > 200 || control || commit.front() == '-')
     throw UsageError(
         fmt::format("option --commit: '{}' is not a revision (allowed: a commit hash or a ref's name, "
