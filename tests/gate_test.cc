@@ -10,6 +10,7 @@
 #include "tests/synthetic_results.h"
 #include "tests/temp_dir.h"
 #include "src/verdict/pairing.h"
+#include "src/verdict/segment_rule.h"
 
 namespace abench {
 namespace {
@@ -262,6 +263,38 @@ TEST(Recount, CountsFollowTheCellsOutcomes) {
   EXPECT_EQ(v.regressions, 1);
   EXPECT_EQ(v.improvements, 1);
   EXPECT_EQ(v.failed, 1);
+}
+
+// A cell judged against its history: gate.md lists what it was judged against, and gate.json
+// keeps it and reads it back; a malformed history entry is refused by name.
+TEST(Gate, ACellJudgedAgainstItsHistorySaysSoInGateMdAndGateJson) {
+  GateVerdict v =
+      evaluate_gate({pair("system/exact/allocate/64/1:256/1", 100, 100)}, GateRules{}, {}, VerdictSettings{});
+  GateCell& cell = v.cells.at(0);
+  cell.judgement = judge_against_segment({100, 101, 99, 100, 100, 101}, {110}, 0.95, cell.applied, cell.applied);
+  cell.history = HistoryBasis{6, "c03", "c08", "c03", 100.2, 110};
+  set_outcome(cell, false);
+  recount(v);
+  EXPECT_EQ(v.regressions, 1);
+  const std::string md = gate_markdown(v);
+  EXPECT_NE(md.find("Cells judged against their history"), std::string::npos) << md;
+  EXPECT_NE(md.find("| system/exact/allocate/64/1:256/1 | 6 | c03 (change point) |"), std::string::npos) << md;
+  const nlohmann::json j = gate_json(v);
+  EXPECT_EQ(j["cells"][0]["history"]["points"], 6);
+  EXPECT_EQ(j["cells"][0]["history"]["change_commit"], "c03");
+  const GateVerdict read = gate_verdict_from_json(j, "gate.json");
+  ASSERT_TRUE(read.cells.at(0).history);
+  EXPECT_EQ(read.cells[0].history->last_commit, "c08");
+  EXPECT_DOUBLE_EQ(read.cells[0].history->segment_figure, 100.2);
+  EXPECT_EQ(read.regressions, 1);
+  nlohmann::json bad = j;
+  bad["cells"][0]["history"]["points"] = -3;
+  try {
+    gate_verdict_from_json(bad, "gate.json");
+    FAIL() << "a history of -3 points was read";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("field 'history': field 'points'"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

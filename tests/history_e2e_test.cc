@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "src/results/results_reader.h"
 #include "src/store/history_store.h"
 #include "tests/built_paths.h"
 #include "tests/cli_helpers.h"
@@ -201,6 +202,181 @@ TEST(HistoryEndToEnd, TwentyFourCommitsWithASlowerMallocFromC13OnChangeAtC13InTh
   }
   check(sqlite, "sqlite-rebuilt");
   check(postgres, "postgres-rebuilt");
+}
+
+// gate --history, on a gated run read from its directory: with fewer than 5 runs like it a
+// cell is judged against the baseline, with 5 and more against the runs since its last change
+// point; a build whose malloc does more work (tiny v2 where v1 was) is a regression against
+// that history, the other backend's cell passes. Counted, for the reason above.
+TEST(HistoryEndToEnd, AGateWithHistoryJudgesEachCellAgainstTheRunsSinceItsLastChangePoint) {
+  ABENCH_SKIP_UNDER_EMULATION("callgrind cannot run an emulated worker (--measure instructions is refused)");
+  testing::TempDir dir;
+  const std::string store = (dir.path() / "history.db").string();
+  const std::vector<std::string> cells{"--workload",  "pair",   "--size",      "64",         "--align",
+                                       "16",          "--live", "8",           "--measure",  "instructions",
+                                       "--processes", "1",      "--no-counts", "--no-report"};
+  auto run = [&](const std::string& commit, const char* tiny, bool recorded) {
+    std::vector<std::string> args{"run",
+                                  "--matrix",
+                                  "quick",
+                                  "--variant",
+                                  std::string("backend=system,label=tiny,preload=") + tiny,
+                                  "--variant",
+                                  "backend=mimalloc,label=mi",
+                                  "--out",
+                                  (dir.path() / commit).string()};
+    args.insert(args.end(), cells.begin(), cells.end());
+    if (recorded) args.insert(args.end(), {"--history", store, "--commit", commit});
+    const auto ran = run_cli(args);
+    EXPECT_EQ(ran.exit_code, 0) << ran.err;
+  };
+  auto gate = [&](const std::string& commit, int expected) {
+    const auto gated =
+        run_cli({"gate", "--baseline", (dir.path() / "c01").string(), "--candidate", (dir.path() / commit).string(),
+                 "--history", store, "--commit", commit, "--out", (dir.path() / ("gate-" + commit)).string()});
+    EXPECT_EQ(gated.exit_code, expected) << commit << ": " << gated.out << gated.err;
+    return std::pair{testing::read_json(dir.path() / ("gate-" + commit) / "gate.json"),
+                     testing::read_file(dir.path() / ("gate-" + commit) / "gate.md")};
+  };
+  for (int c = 1; c <= 4; ++c) run(fmt::format("c{:02d}", c), testing::built::kTinyV1, true);
+  run("c05", testing::built::kTinyV1, false);
+  const auto [four, four_md] = gate("c05", 0);
+  for (const auto& cell : four["cells"]) EXPECT_FALSE(cell.contains("history")) << cell.dump();
+  EXPECT_NE(four_md.find("every cell was judged against the baseline"), std::string::npos) << four_md;
+
+  run("c06", testing::built::kTinyV1, true);  // recorded, then gated: its own run is no evidence about it
+  const auto [five, five_md] = gate("c06", 0);
+  ASSERT_EQ(five["cells"].size(), 2u);
+  for (const auto& cell : five["cells"]) {
+    ASSERT_TRUE(cell.contains("history")) << cell.dump();
+    EXPECT_EQ(cell["history"]["points"], 5) << "c01..c05: four runs and the first gate's";
+    EXPECT_EQ(cell["history"]["first_commit"], "c01");
+    EXPECT_EQ(cell["history"]["last_commit"], "c05");
+    EXPECT_TRUE(cell["history"]["change_commit"].is_null());
+    EXPECT_EQ(cell["result"], "pass");
+  }
+  EXPECT_NE(five_md.find("2 of 2 cells were judged against their history"), std::string::npos) << five_md;
+
+  run("c07", testing::built::kTinyV2, false);
+  const auto [slower, slower_md] = gate("c07", 1);
+  for (const auto& cell : slower["cells"]) {
+    ASSERT_TRUE(cell.contains("history")) << cell.dump();
+    EXPECT_EQ(cell["history"]["points"], 6);
+    const bool touched = cell["cell"].get<std::string>().starts_with("system/");
+    EXPECT_EQ(cell["result"], touched ? "REGRESSION" : "pass") << cell.dump();
+    if (touched) {
+      EXPECT_GT(cell["change"].get<double>(), 0.05) << cell.dump();
+    }
+  }
+  EXPECT_EQ(slower["regressions"], 1) << slower_md;
+  EXPECT_EQ(HistoryStore(store).run_count(), 7) << "every gated run recorded once";
+}
+
+// Runs `first`..`last` recorded as the run in `run_dir`, every figure halved: a library twice
+// as fast from `first` on.
+void record_halved(const std::string& store, const std::filesystem::path& run_dir, int first, int last) {
+  RunResults faster = load_results((run_dir / "results.json").string());
+  for (CellRecord& cell : faster.cells) {
+    *cell.summary.ns_per_op /= 2;
+    for (ProcessMeasurement& p : cell.processes) p.median_ns_per_op /= 2;
+  }
+  HistoryStore recording(store);
+  for (int c = first; c <= last; ++c) {
+    faster.run_id = fmt::format("halved-{}", c);
+    ASSERT_TRUE(recording.record(faster, {fmt::format("c{:02d}", c), "", "test", ""}));
+  }
+}
+
+// gate --history on a candidate it measures: the run recorded, its cell (the same variant as
+// run's) judged against the runs that came before.
+TEST(HistoryEndToEnd, AMeasuredGateWithHistoryJudgesItsCellAgainstTheRunsBefore) {
+  ABENCH_SKIP_UNDER_EMULATION("callgrind cannot run an emulated worker (--measure instructions is refused)");
+  testing::TempDir dir;
+  const std::string store = (dir.path() / "history.db").string();
+  const std::vector<std::string> cells{
+      "--backend", "system", "--workload", "pair",         "--size",      "64", "--align",     "16",
+      "--live",    "8",      "--measure",  "instructions", "--processes", "1",  "--no-counts", "--no-report"};
+  for (int c = 1; c <= 5; ++c) {
+    std::vector<std::string> args{"run",
+                                  "--matrix",
+                                  "quick",
+                                  "--history",
+                                  store,
+                                  "--commit",
+                                  fmt::format("c{:02d}", c),
+                                  "--out",
+                                  (dir.path() / fmt::format("c{:02d}", c)).string()};
+    args.insert(args.end(), cells.begin(), cells.end());
+    const auto ran = run_cli(args);
+    ASSERT_EQ(ran.exit_code, 0) << ran.err;
+  }
+  const auto gated = run_cli({"gate", "--baseline", (dir.path() / "c01").string(), "--history", store, "--commit",
+                              "c06", "--no-report", "--out", (dir.path() / "gate").string()});
+  ASSERT_EQ(gated.exit_code, 0) << gated.out << gated.err;
+  const auto verdict = testing::read_json(dir.path() / "gate" / "gate.json");
+  ASSERT_EQ(verdict["cells"].size(), 1u);
+  EXPECT_EQ(verdict["cells"][0]["history"]["points"], 5) << verdict.dump(2);
+  EXPECT_EQ(HistoryStore(store).run_count(), 6);
+
+  // Five more runs at half the figure (a library twice as fast from c07 on), and the build
+  // gated again is a regression against that segment; counts are not measured twice.
+  record_halved(store, dir.path() / "c01", 7, 11);
+  const auto slower = run_cli({"gate", "--baseline", (dir.path() / "c01").string(), "--history", store, "--commit",
+                               "c12", "--no-report", "--out", (dir.path() / "gate-c12").string()});
+  EXPECT_EQ(slower.exit_code, 1) << slower.out << slower.err;
+  const auto called = testing::read_json(dir.path() / "gate-c12" / "gate.json");
+  ASSERT_EQ(called["cells"].size(), 1u);
+  const auto& cell = called["cells"][0];
+  EXPECT_EQ(cell["result"], "REGRESSION") << cell.dump(2);
+  EXPECT_EQ(cell["history"]["points"], 5);
+  EXPECT_EQ(cell["history"]["first_commit"], "c07");
+  EXPECT_EQ(cell["history"]["change_commit"], "c07");
+  EXPECT_EQ(cell["history"]["runs"], 1) << "counts repeat exactly: nothing to confirm";
+  EXPECT_NEAR(cell["change"].get<double>(), 1.0, 0.05);
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "gate-c12" / "confirm-history"));
+}
+
+// Timed: a regression against the history is measured a second time, and called only when
+// the second run alone and both together call it (a run twice as slow as its history).
+TEST(HistoryEndToEnd, ARegressionAgainstTheHistoryIsConfirmedByASecondRun) {
+  testing::TempDir dir;
+  const std::string store = (dir.path() / "history.db").string();
+  const auto ran = run_cli({"run",
+                            "--matrix",
+                            "quick",
+                            "--backend",
+                            "system",
+                            "--workload",
+                            "pair",
+                            "--size",
+                            "64",
+                            "--align",
+                            "16",
+                            "--live",
+                            "8",
+                            "--samples",
+                            "3",
+                            "--processes",
+                            "2",
+                            "--min-batch-ms",
+                            "2",
+                            "--no-counts",
+                            "--no-report",
+                            "--out",
+                            (dir.path() / "c01").string()});
+  ASSERT_EQ(ran.exit_code, 0) << ran.err;
+  record_halved(store, dir.path() / "c01", 2, 6);
+  const auto gated = run_cli({"gate", "--baseline", (dir.path() / "c01").string(), "--history", store, "--commit",
+                              "c07", "--no-report", "--out", (dir.path() / "gate").string()});
+  EXPECT_EQ(gated.exit_code, 1) << gated.out << gated.err;
+  const auto verdict = testing::read_json(dir.path() / "gate" / "gate.json");
+  ASSERT_EQ(verdict["cells"].size(), 1u);
+  EXPECT_EQ(verdict["cells"][0]["result"], "REGRESSION") << verdict.dump(2);
+  EXPECT_EQ(verdict["cells"][0]["history"]["runs"], 2) << "confirmed by a second run";
+  EXPECT_TRUE(std::filesystem::exists(dir.path() / "gate" / "confirm-history" / "results.json"));
+  EXPECT_NE(testing::read_file(dir.path() / "gate" / "gate.md")
+                .find("1 regressions against the history were measured a second time"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -23,7 +23,9 @@ CLI::App* register_gate_command(CLI::App& app, GateRequest& o) {
   cmd->add_flag("--run-stored-workers", o.run_stored_workers,
                 "Run the workers stored beside a --baseline results.json outside results/baselines/ (by default "
                 "only baselines abench stored itself have their workers run)");
-  add_history_options(*cmd, o.history);
+  add_history_options(*cmd, o.history,
+                      "; each cell with 5 runs like this one since its last change point there is judged "
+                      "against them, not the baseline");
   add_gate_rule_options(*cmd, o.rules);
   o.measure.matrix.clear();  // default: the baseline's own matrix and protocol
   add_measure_options(*cmd, o.measure);

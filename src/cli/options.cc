@@ -96,10 +96,11 @@ void add_resume_option(CLI::App& cmd) {
       "(docs/security.md)");
 }
 
-void add_history_options(CLI::App& cmd, HistoryRecording& o) {
+void add_history_options(CLI::App& cmd, HistoryRecording& o, std::string_view also) {
   cmd.add_option("--history", o.store,
-                 "Also record the run in this history store: a SQLite file's path or a postgresql:// URL "
-                 "(docs/history.md)")
+                 fmt::format("Also record the run in this history store: a SQLite file's path or a postgresql:// URL"
+                             "{} (docs/history.md)",
+                             also))
       ->check(kNotEmpty);
   cmd.add_option("--commit", o.commit, "With --history: the commit measured (default: the CI's GITHUB_SHA, ...)");
   cmd.add_option("--branch", o.branch, "With --history: its branch (default: the CI's GITHUB_REF_NAME, ...)");

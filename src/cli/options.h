@@ -24,7 +24,8 @@ void add_measure_options(CLI::App& command, MeasureOptions& options);
 // --resume DIR, for the help text: main() handles it before parsing (command_line_to_parse).
 void add_resume_option(CLI::App& command);
 // --history, --commit, --branch: the run recorded in a history store (docs/history.md).
-void add_history_options(CLI::App& command, HistoryRecording& recording);
+// `also`: what --history does besides recording, on this command.
+void add_history_options(CLI::App& command, HistoryRecording& recording, std::string_view also = "");
 // --gate-file, --threshold, --noise, --allow-unclear.
 void add_gate_rule_options(CLI::App& command, GateRuleOptions& options);
 

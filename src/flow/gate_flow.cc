@@ -7,6 +7,7 @@
 
 #include "src/exports/format_registry.h"
 #include "src/flow/measure_setup.h"
+#include "src/flow/history_gate.h"
 #include "src/flow/stored_baseline.h"
 #include "src/flow/verdict_files.h"
 #include "src/machine/conditions.h"
@@ -34,6 +35,10 @@ struct GateJudging {
 struct Gated {
   GateVerdict verdict;
   std::filesystem::path dir;
+  std::filesystem::path measured;  // the directory of the gated run's results.json
+  // What measured it, where the gate measured it (results.json keeps no jobs to run again).
+  std::optional<Matrix> matrix;
+  std::optional<Plan> plan;
 };
 
 // The gate's confirmation (src/verdict/gate_confirmation.h): the variants of the regressed
@@ -83,7 +88,8 @@ Gated gate_stored_candidate(const GateRequest& r, const GateJudging& j) {
   GateVerdict verdict =
       evaluate_gate(pair_results(j.baseline, j.baseline_path, after, candidate_path), j.rules, j.noise, j.settings);
   add_environment_warnings(verdict, j.baseline, after);
-  return {std::move(verdict), prepare_output_dir(r.out, "gate")};
+  return {std::move(verdict), prepare_output_dir(r.out, "gate"), std::filesystem::path(candidate_path).parent_path(),
+          std::nullopt, std::nullopt};
 }
 
 // The candidate's matrix: the baseline's own, or --matrix with the baseline's seed (the same
@@ -107,7 +113,7 @@ Gated gate_side_by_side(const GateRequest& r, const GateJudging& j, Matrix matri
       gate_interleaved(results, matrix, dir, j.rules, j.noise, j.settings, !r.no_confirm, command_line);
   if (std::string note = drift_note(j.baseline, results); !note.empty())
     verdict.notes.insert(verdict.notes.begin(), note);
-  return {std::move(verdict), dir};
+  return {std::move(verdict), dir, dir, std::move(matrix), results.plan};
 }
 
 // The baseline's cells that `results` measured: a shard is judged against its own cells, and
@@ -144,7 +150,7 @@ Gated gate_on_stored_figures(const GateRequest& r, const GateJudging& j, const M
                               ? "The candidate was gated against the baseline's stored figures."
                               : "The candidate was gated against the baseline's stored figures (--stored-figures): "
                                 "on a shared machine they drift between runs; see docs/ci.md.");
-  return {std::move(verdict), dir};
+  return {std::move(verdict), dir, dir, matrix, results.plan};
 }
 
 // A candidate measured now: beside the stored workers where there are some and the figures
@@ -178,8 +184,6 @@ GateVerdict run_gate(const GateRequest& r, const std::vector<std::string>& comma
     throw UsageError(
         "option --shard: with --candidate the gate measures nothing, so there is nothing to shard; "
         "gate the merged results (abench merge) instead");
-  if (!r.candidate.empty() && !r.history.store.empty())
-    throw UsageError("option --history: with --candidate the gate measures nothing to record (history add DIR does)");
   const std::optional<RunIdentity> recording = prepare_recording(r.history);
   GateJudging j;
   j.baseline_path = resolve_stored(r.baseline, "results.json");
@@ -187,9 +191,16 @@ GateVerdict run_gate(const GateRequest& r, const std::vector<std::string>& comma
   j.settings = VerdictSettings{VerdictSettings{}.min_effect, r.confidence};
   j.rules = gate_rules(r.rules);
   j.noise = gate_noise(r.rules, j.baseline_path);
-  const Gated gated = r.candidate.empty() ? gate_measured(r, j, command_line) : gate_stored_candidate(r, j);
+  Gated gated = r.candidate.empty() ? gate_measured(r, j, command_line) : gate_stored_candidate(r, j);
+  if (recording) {
+    // Counts repeat exactly: a second run of them would confirm nothing.
+    const bool confirm = gated.matrix && !r.no_confirm && !row_of(gated.matrix->protocol.measure).exact;
+    judge_with_history(gated.verdict,
+                       {r.history.store, gated.measured, recording->commit, confirm ? &*gated.matrix : nullptr,
+                        confirm ? &*gated.plan : nullptr, command_line});
+  }
   write_gate_files(gated.verdict, gated.dir, !r.measure.no_report);
-  if (recording) record_directory(r.history, *recording, gated.dir);
+  if (recording) record_directory(r.history, *recording, gated.measured);
   return gated.verdict;
 }
 

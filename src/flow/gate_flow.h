@@ -30,7 +30,7 @@ struct GateRequest {
   bool no_confirm = false;
   double confidence = 0.95;  // VerdictSettings::confidence
   GateRuleOptions rules;
-  HistoryRecording history;  // a measured candidate's run recorded (docs/history.md)
+  HistoryRecording history;  // the measured run recorded, its cells judged against their history (docs/history.md)
 };
 
 // Judges, writes gate.md and gate.json into the output directory, and returns the verdict.

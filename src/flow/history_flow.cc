@@ -138,7 +138,11 @@ void record_directory(const HistoryRecording& recording, RunIdentity id, const s
   id.source = dir.string();
   id.recorded_at = recording_time();
   HistoryStore store(recording.store);
-  if (store.record(run, id)) write_history_file(dir, id, run.run_id);
+  if (!store.record(run, id)) {
+    fmt::print("history: {} holds this run already; nothing recorded\n", recording.store);
+    return;
+  }
+  write_history_file(dir, id, run.run_id);
   fmt::print("history: recorded in {} with commit {}\n", recording.store, id.commit);
 }
 

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include <boost/math/distributions/students_t.hpp>
+
 namespace abench {
 
 double median(std::vector<double> values) {
@@ -32,6 +34,11 @@ double robust_spread(const std::vector<double>& values) {
   std::vector<double> deviations;
   for (double v : values) deviations.push_back(std::abs(v - centre));
   return 1.4826 * median(std::move(deviations));
+}
+
+double student_t_quantile(double p, double df) {
+  if (!(p > 0 && p < 1) || !(df > 0)) throw std::invalid_argument("t quantile outside (0, 1) or df <= 0");
+  return boost::math::quantile(boost::math::students_t(df), p);
 }
 
 double normal_quantile(double p) {

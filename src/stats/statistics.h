@@ -14,6 +14,8 @@ double maximum(const std::vector<double>& values);
 double robust_spread(const std::vector<double>& values);
 // The standard normal quantile: normal_quantile(0.975) = 1.95996... Precondition: 0 < p < 1.
 double normal_quantile(double p);
+// Student's t quantile with `df` degrees of freedom (Boost.Math). Precondition: 0 < p < 1, df > 0.
+double student_t_quantile(double p, double df);
 
 // One side of a cell: the samples of each of its processes.
 using ProcessSamples = std::vector<std::vector<double>>;

@@ -28,7 +28,7 @@ double number(const SqlValue& v) {
 std::vector<Series> read_series(HistoryStore& store, const SeriesFilter& filter) {
   const auto rows = store.connection().run(
       "SELECT r.machine, r.measure, p.variant, p.backend, p.policy, p.workload, p.size, p.requested, p.preferred, "
-      "p.live, r.commit_rev, r.recorded_at, r.abench_revision, p.figure, p.process_figures, p.best "
+      "p.live, r.commit_rev, r.recorded_at, r.abench_revision, p.figure, p.process_figures, p.best, r.run_key "
       "FROM points p JOIN runs r ON r.run_key = p.run_key ORDER BY r.recorded_at, r.run_key",
       {});
   using Key = std::tuple<std::string, std::string, std::string, std::string, std::string, std::string, std::int64_t,
@@ -49,7 +49,7 @@ std::vector<Series> read_series(HistoryStore& store, const SeriesFilter& filter)
     if (!wanted(filter.variants, s.variant) || !wanted(filter.backends, s.backend) ||
         !wanted(filter.workloads, s.workload) || !wanted(filter.sizes, s.size) || !wanted(filter.lives, s.live))
       continue;
-    SeriesPoint point{text(row[10]), text(row[11]), text(row[12]), number(row[13]), 0, 0, std::nullopt};
+    SeriesPoint point{text(row[16]), text(row[10]), text(row[11]), text(row[12]), number(row[13]), 0, 0, std::nullopt};
     if (!std::holds_alternative<std::nullptr_t>(row[15])) point.best = number(row[15]);
     // Each process's figure, as stored by abench; a store edited by hand gives the figure alone.
     const nlohmann::json processes = nlohmann::json::parse(text(row[14]), nullptr, false);

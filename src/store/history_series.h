@@ -12,6 +12,7 @@
 namespace abench {
 
 struct SeriesPoint {
+  std::string run;  // the run's key (results.json's run_id)
   std::string commit;
   std::string recorded_at;
   std::string abench_revision;  // what measured it: a change here is abench's, not the library's

@@ -140,29 +140,34 @@ GateVerdict evaluate_gate(const std::vector<CellPair>& pairs, const GateRules& r
     } else {
       // The cell's margin is its applied threshold: `same` when the interval is within it.
       cell.judgement = judge_change(pair.sides(), settings.confidence, cell.applied, cell.applied);
-      switch (cell.judgement->call) {
-        case Call::slower: cell.outcome = GateOutcome::regression; break;
-        case Call::faster: cell.outcome = GateOutcome::improvement; break;
-        case Call::same: cell.outcome = GateOutcome::pass; break;
-        case Call::unclear:
-          if (cell.judgement->high <= cell.applied) {
-            cell.outcome = GateOutcome::pass;  // only an improvement could hide in it
-            break;
-          }
-          cell.problem = fmt::format("a regression up to {:+.1f}% could hide in the interval (threshold {:.1f}%)",
-                                     cell.judgement->high * 100, cell.applied * 100);
-          cell.outcome = rules.allow_unclear ? GateOutcome::pass : GateOutcome::unclear;
-          break;
-        case Call::undecided:
-          cell.outcome = GateOutcome::undecided;
-          cell.problem = cell.judgement->reason;
-          break;
-      }
+      set_outcome(cell, rules.allow_unclear);
     }
     verdict.cells.push_back(std::move(cell));
   }
   recount(verdict);
   return verdict;
+}
+
+void set_outcome(GateCell& cell, bool allow_unclear) {
+  cell.problem.clear();
+  switch (cell.judgement->call) {
+    case Call::slower: cell.outcome = GateOutcome::regression; break;
+    case Call::faster: cell.outcome = GateOutcome::improvement; break;
+    case Call::same: cell.outcome = GateOutcome::pass; break;
+    case Call::unclear:
+      if (cell.judgement->high <= cell.applied) {
+        cell.outcome = GateOutcome::pass;  // only an improvement could hide in it
+        break;
+      }
+      cell.problem = fmt::format("a regression up to {:+.1f}% could hide in the interval (threshold {:.1f}%)",
+                                 cell.judgement->high * 100, cell.applied * 100);
+      cell.outcome = allow_unclear ? GateOutcome::pass : GateOutcome::unclear;
+      break;
+    case Call::undecided:
+      cell.outcome = GateOutcome::undecided;
+      cell.problem = cell.judgement->reason;
+      break;
+  }
 }
 
 void recount(GateVerdict& v) {
@@ -229,6 +234,29 @@ int attention_rank(GateOutcome o) {
   return 5;
 }
 
+// The cells judged against their history: what each was judged against.
+CommentSection history_section(const GateVerdict& v) {
+  CommentSection section = folded_section("Cells judged against their history");
+  section.numeric = {false, true, false, true, true, true, false, false};
+  for (const GateCell& c : v.cells) {
+    if (!c.history || !c.judgement) continue;
+    if (section.table.empty())
+      section.table.push_back({"cell", "points", "since", "segment", "this run", "change", "interval", "result"});
+    const HistoryBasis& h = *c.history;
+    section.table.push_back(
+        {c.key, std::to_string(h.points),
+         h.change_commit.empty() ? h.first_commit + " (the series' start)" : h.first_commit + " (change point)",
+         fmt::format("{:.4g}", h.segment_figure),
+         h.runs == 1 ? fmt::format("{:.4g}", h.figure) : fmt::format("{:.4g} ({} runs)", h.figure, h.runs),
+         fmt::format("{:+.2f}%", c.judgement->change * 100),
+         fmt::format("[{:+.2f}%, {:+.2f}%]", c.judgement->low * 100, c.judgement->high * 100), gate_result_text(c)});
+  }
+  section.before =
+      "Each judged against the runs since its last change point (this run's figure over the segment's "
+      "geometric mean − 1; the interval a run like the segment's falls in, at the gate's confidence).\n";
+  return section;
+}
+
 }  // namespace
 
 std::string gate_markdown(const GateVerdict& v) {
@@ -244,9 +272,15 @@ std::string gate_markdown(const GateVerdict& v) {
                   v.unclear, v.undecided, v.failed, v.cells.size());
   std::set<std::string> metrics;
   for (const GateCell& c : v.cells) metrics.insert(c.metric);
+  const auto by_history = std::count_if(v.cells.begin(), v.cells.end(), [](const GateCell& c) { return c.history; });
   for (const std::string& m : metrics)
     headline += fmt::format(" Judged on {}: change = candidate/baseline − 1, {:g}% intervals.", markdown_text(m),
                             v.confidence * 100);
+  if (by_history > 0)
+    headline += fmt::format(
+        " {} of {} cells were judged against their history instead: this run over the runs since the "
+        "cell's last change point − 1 (below).",
+        by_history, v.cells.size());
 
   std::vector<const GateCell*> attention;
   for (const GateCell& c : v.cells)
@@ -274,6 +308,7 @@ std::string gate_markdown(const GateVerdict& v) {
         "An UNCLEAR cell was not called, but its interval reaches past the threshold on the slower side: "
         "more rounds (--budget, --processes) narrow it; --allow-unclear passes it.\n";
   sections.push_back(std::move(first));
+  if (CommentSection history = history_section(v); !history.table.empty()) sections.push_back(std::move(history));
   std::string notes;
   for (const auto& n : v.notes) notes += markdown_text(n) + "\n\n";
   for (const auto& w : v.warnings) notes += "> **Warning:** " + markdown_text(w) + "\n\n";

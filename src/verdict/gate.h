@@ -44,6 +44,17 @@ bool glob_match(std::string_view pattern, std::string_view text);
 enum class GateOutcome { pass, regression, improvement, unclear, undecided, failed };
 std::string_view name_of(GateOutcome outcome);
 
+// What a cell judged by its history (gate --history) was judged against: the segment of its
+// series since its last change point, runs like the one gated (docs/history.md).
+struct HistoryBasis {
+  int points = 0;
+  std::string first_commit, last_commit;  // the segment's first and last run
+  std::string change_commit;              // the commit the segment began with a change at; "" the series' start
+  double segment_figure = 0;              // the geometric mean of the segment's figures
+  double figure = 0;                      // the gated run's (with its confirmation: both runs' geometric mean)
+  int runs = 1;                           // 2: the run and its confirmation
+};
+
 struct GateCell {
   std::string key;
   std::string metric;  // the figures judged (ns_per_op, instructions_per_op, ...)
@@ -53,6 +64,7 @@ struct GateCell {
   double applied = 0;      // max(threshold, k x noise floor)
   GateOutcome outcome = GateOutcome::failed;
   std::string problem;
+  std::optional<HistoryBasis> history;  // set: judged against the history, not the baseline
 };
 
 struct GateVerdict {
@@ -68,6 +80,9 @@ struct GateVerdict {
 
 GateVerdict evaluate_gate(const std::vector<CellPair>& pairs, const GateRules& rules,
                           const std::map<std::string, double>& noise_floors, const VerdictSettings& settings);
+
+// A judged cell's outcome (and its problem) from its judgement's call.
+void set_outcome(GateCell& cell, bool allow_unclear);
 
 // Sets the counts from the cells' outcomes (after cells were judged again).
 void recount(GateVerdict& verdict);

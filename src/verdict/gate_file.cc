@@ -32,6 +32,19 @@ double number_in(const nlohmann::json& pair, std::size_t index, const std::strin
   return v.get<double>();
 }
 
+HistoryBasis history_basis(const nlohmann::json& h, const std::string& where) {
+  if (!h.is_object()) throw UsageError(where + " is not an object");
+  HistoryBasis basis;
+  basis.points = static_cast<int>(number_in(h, "points", 1, 1e9, where));
+  basis.first_commit = h.at("first_commit").get<std::string>();
+  basis.last_commit = h.at("last_commit").get<std::string>();
+  if (!h.at("change_commit").is_null()) basis.change_commit = h.at("change_commit").get<std::string>();
+  basis.segment_figure = number_in(h, "segment_figure", 0, 1e300, where);
+  basis.figure = number_in(h, "figure", 0, 1e300, where);
+  basis.runs = static_cast<int>(number_in(h, "runs", 1, 2, where));
+  return basis;
+}
+
 }  // namespace
 
 nlohmann::json gate_json(const GateVerdict& v) {
@@ -46,6 +59,15 @@ nlohmann::json gate_json(const GateVerdict& v) {
                      {"pass", c.outcome == GateOutcome::pass || c.outcome == GateOutcome::improvement}};
     put_change(j, c.judgement, c.problem);
     if (c.judgement) j["call"] = name_of(c.judgement->call);
+    if (c.history)
+      j["history"] = {{"points", c.history->points},
+                      {"first_commit", c.history->first_commit},
+                      {"last_commit", c.history->last_commit},
+                      {"change_commit", c.history->change_commit.empty() ? nlohmann::json(nullptr)
+                                                                         : nlohmann::json(c.history->change_commit)},
+                      {"segment_figure", c.history->segment_figure},
+                      {"figure", c.history->figure},
+                      {"runs", c.history->runs}};
     cells.push_back(std::move(j));
   }
   return {{"schema", "abench.gate"},
@@ -119,6 +141,7 @@ GateVerdict gate_verdict_from_json(const nlohmann::json& j, const std::string& p
         judgement.detectable = detectable_change(judgement.change, judgement.low, judgement.high, cell.applied);
         cell.judgement = judgement;
       }
+      if (c.contains("history")) cell.history = history_basis(c.at("history"), where + ": field 'history'");
       v.cells.push_back(std::move(cell));
     }
     v.allow_unclear = j.value("allow_unclear", false);  // files before it: unclear cells passed

@@ -4,6 +4,7 @@
 //   abench-history-bench record STORE [RUNS] [CELLS/2]   RUNS runs of 2 x CELLS/2 cells recorded,
 //                                                        then every series read and split
 //   abench-history-bench simulate                        the rule's false change points and power
+//   abench-history-bench simulate-gate                   gate --history's false regressions and power
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -16,6 +17,7 @@
 #include "src/store/history_changes.h"
 #include "src/store/history_series.h"
 #include "src/store/history_store.h"
+#include "src/verdict/segment_rule.h"
 #include "tests/synthetic_results.h"
 
 namespace {
@@ -92,6 +94,54 @@ int simulate() {
   return 0;
 }
 
+// gate --history (src/verdict/segment_rule.h) on a segment of n runs and one more run `step`
+// away, at the gate's defaults (95%, a 5% threshold): the share called a regression, and with
+// `confirmed` the share still called after a second run (called alone and pooled with the
+// first, as the gate does). With `outliers`, one run in 20 (segment or gated) moves by 4 x sd,
+// as a noisy CI runner's would.
+double gate_calls(std::size_t n, double sd, double step, bool outliers, bool confirmed, std::mt19937_64& random) {
+  std::normal_distribution<double> noise(0, sd);
+  std::bernoulli_distribution odd(0.05);
+  auto figure = [&](double level) { return level * std::exp(noise(random) + (outliers && odd(random) ? 4 * sd : 0)); };
+  auto slower = [](const std::vector<double>& segment, const std::vector<double>& runs) {
+    return judge_against_segment(segment, runs, 0.95, 0.05, 0.05).call == Call::slower;
+  };
+  const int trials = 20000;
+  int called = 0;
+  for (int t = 0; t < trials; ++t) {
+    std::vector<double> segment;
+    for (std::size_t i = 0; i < n; ++i) segment.push_back(figure(100));
+    const double first = figure(100 * (1 + step));
+    if (!slower(segment, {first})) continue;
+    if (!confirmed) {
+      ++called;
+      continue;
+    }
+    const double second = figure(100 * (1 + step));
+    called += slower(segment, {second}) && slower(segment, {first, second});
+  }
+  return 100.0 * called / trials;
+}
+
+int simulate_gate() {
+  std::mt19937_64 random(2026);
+  std::printf(
+      "| noise | points | false | false, outliers | confirmed: false, outliers | +5%% | +7%% | +10%% | confirmed: +5%% "
+      "| +7%% | +10%% |\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
+  for (double sd : {0.005, 0.01, 0.02})
+    for (std::size_t n : {5, 10, 20}) {
+      std::printf("| %.1f%% | %zu | %.2f%% | %.2f%% | %.2f%% |", sd * 100, n,
+                  gate_calls(n, sd, 0, false, false, random), gate_calls(n, sd, 0, true, false, random),
+                  gate_calls(n, sd, 0, true, true, random));
+      for (bool confirmed : {false, true})
+        for (double step : {0.05, 0.07, 0.10})
+          std::printf(" %.0f%% |", gate_calls(n, sd, step, false, confirmed, random));
+      std::printf("\n");
+    }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -100,10 +150,11 @@ int main(int argc, char** argv) {
     if (mode == "record" && argc >= 3)
       return record(argv[2], argc > 3 ? std::stoi(argv[3]) : 500, argc > 4 ? std::stoi(argv[4]) : 72);
     if (mode == "simulate") return simulate();
+    if (mode == "simulate-gate") return simulate_gate();
   } catch (const std::exception& e) {
     std::fprintf(stderr, "abench-history-bench: %s\n", e.what());
     return 1;
   }
-  std::fprintf(stderr, "usage: abench-history-bench record STORE [RUNS] [CELLS/2] | simulate\n");
+  std::fprintf(stderr, "usage: abench-history-bench record STORE [RUNS] [CELLS/2] | simulate | simulate-gate\n");
   return 2;
 }
