@@ -7,6 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "src/flow/bisect_flow.h"
 #include "src/flow/calibrate_flow.h"
 #include "src/flow/compare_flow.h"
 #include "src/flow/gate_flow.h"
@@ -45,6 +46,9 @@ struct HistoryCommand {
 };
 CLI::App* register_history_command(CLI::App& app, HistoryCommand& command);
 int history_command(const HistoryCommand& command);
+
+CLI::App* register_bisect_command(CLI::App& app, BisectRequest& request);
+int bisect_command(const BisectRequest& request, const std::vector<std::string>& command_line);
 
 CLI::App* register_list_command(CLI::App& app);
 int list_command();

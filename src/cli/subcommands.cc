@@ -43,6 +43,9 @@ std::vector<Subcommand> register_subcommands(CLI::App& app) {
   }));
   table.push_back(row<HistoryCommand>(app, register_history_command,
                                       [](HistoryCommand& o, const CommandContext&) { return history_command(o); }));
+  table.push_back(row<BisectRequest>(app, register_bisect_command, [](BisectRequest& o, const CommandContext& c) {
+    return bisect_command(o, c.command_line);
+  }));
   table.push_back({register_list_command(app), [](const CommandContext&) { return list_command(); }});
   return table;
 }
