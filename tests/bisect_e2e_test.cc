@@ -4,6 +4,7 @@
 // steps' verdicts repeat exactly, so the number of compares is the rule's, not the machine's.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -260,6 +261,71 @@ TEST(BisectEndToEnd, AChangePointOfAHistoryStoreIsBisectedToItsCommit) {
                                 "--build", "true {out}", "--spec", "preload={out}/x.so"});
   EXPECT_EQ(missing.exit_code, 2) << missing.err;
   EXPECT_NE(missing.err.find("allowed: 1 to 1"), std::string::npos) << missing.err;
+}
+
+// --resume: a bisect stopped after its third step (its bisect.json cut back to the steps it
+// had finished, as after Ctrl-C) goes on from there: the finished steps are not measured
+// again, and the answer is the same. Another command against that directory is refused.
+TEST(BisectEndToEnd, AnInterruptedBisectGoesOnFromItsFinishedSteps) {
+  ABENCH_SKIP_UNDER_EMULATION("callgrind cannot run an emulated worker (--measure instructions is refused)");
+  TinyRepository repo;
+  const auto commits = history(repo);
+  ASSERT_EQ(bisect(repo, commits.front(), commits.back(), "whole").exit_code, 0);
+  const auto whole = testing::read_json(repo.temp() / "whole" / "bisect.json");
+  nlohmann::json cut = whole;
+  cut["steps"].erase(cut["steps"].begin() + 3, cut["steps"].end());
+  cut["complete"] = false;
+  std::ofstream(repo.temp() / "whole" / "bisect.json") << cut.dump(2);
+  const auto second_step = std::filesystem::path(whole["steps"][1]["dir"].get<std::string>()) / "compare.json";
+  const auto measured_at = std::filesystem::last_write_time(second_step);
+
+  std::vector<std::string> args{"bisect",
+                                "--repo",
+                                repo.root().string(),
+                                "--good",
+                                commits.front(),
+                                "--bad",
+                                commits.back(),
+                                "--build",
+                                "cc -O2 -shared -fPIC -fno-builtin -include {src}/config.h {src}/tiny.c -o "
+                                "{out}/libtiny.so",
+                                "--spec",
+                                "backend=system,preload={out}/libtiny.so",
+                                "--matrix",
+                                "quick",
+                                "--backend",
+                                "system",
+                                "--workload",
+                                "pair",
+                                "--size",
+                                "64",
+                                "--align",
+                                "16",
+                                "--live",
+                                "8",
+                                "--measure",
+                                "instructions",
+                                "--processes",
+                                "1",
+                                "--build-cache",
+                                (repo.temp() / "builds").string(),
+                                "--no-report",
+                                "--resume",
+                                (repo.temp() / "whole").string()};
+  const auto resumed = run_cli(args);
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.out << resumed.err;
+  EXPECT_NE(resumed.out.find("kept from the interrupted bisect"), std::string::npos) << resumed.out;
+  const auto json = testing::read_json(repo.temp() / "whole" / "bisect.json");
+  EXPECT_EQ(json["first_bad"], commits[19]);
+  EXPECT_EQ(json["compares"], whole["compares"]);
+  EXPECT_EQ(json["steps"].size(), whole["steps"].size());
+  EXPECT_TRUE(json["complete"].get<bool>());
+  EXPECT_EQ(std::filesystem::last_write_time(second_step), measured_at) << "a finished step is not measured again";
+
+  *(std::find(args.begin(), args.end(), "--spec") + 1) = "backend=system,preload={out}/libtiny.so,label=other";
+  const auto other = run_cli(args);
+  EXPECT_EQ(other.exit_code, 2) << other.err;
+  EXPECT_NE(other.err.find("a bisect with another spec"), std::string::npos) << other.err;
 }
 
 }  // namespace

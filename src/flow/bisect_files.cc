@@ -53,29 +53,35 @@ std::string_view name_of(CommitState state) {
   return "?";
 }
 
-void write_bisect_files(const BisectRecord& r, const std::filesystem::path& dir) {
+void write_bisect_json(const BisectRecord& r, const std::filesystem::path& dir, bool complete) {
   nlohmann::json steps = nlohmann::json::array(), skipped = nlohmann::json::array();
   for (std::size_t i = 0; i < r.steps.size(); ++i) {
     steps.push_back(step_json(r.steps[i], i == 0));
     if (r.steps[i].state == CommitState::skipped)
       skipped.push_back({{"commit", r.steps[i].commit}, {"why", r.steps[i].why}});
   }
+  const bool answered = complete && r.changed;
   const nlohmann::json json{{"schema", "abench.bisect"},
                             {"schema_version", 1},
+                            {"complete", complete},
                             {"repo", r.repo},
                             {"build", r.build},
                             {"spec", r.spec},
                             {"good", r.good},
                             {"bad", r.bad},
                             {"changed", r.changed},
-                            {"first_bad", r.changed && r.found ? nlohmann::json(r.first_bad_or_range_end) : nullptr},
-                            {"last_good", r.changed ? nlohmann::json(r.last_good) : nullptr},
+                            {"first_bad", answered && r.found ? nlohmann::json(r.first_bad_or_range_end) : nullptr},
+                            {"last_good", answered ? nlohmann::json(r.last_good) : nullptr},
                             {"range", r.range},
                             {"skipped", skipped},
                             {"compares", r.compares},
                             {"seconds", r.seconds},
                             {"steps", steps}};
   write_file_atomically(dir / "bisect.json", json.dump(2) + "\n");
+}
+
+void write_bisect_files(const BisectRecord& r, const std::filesystem::path& dir) {
+  write_bisect_json(r, dir, true);
 
   std::string headline;
   if (!r.changed)

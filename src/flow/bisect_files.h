@@ -43,6 +43,9 @@ struct BisectRecord {
   int seconds = 0;
 };
 
+// bisect.json; `complete` false: after each step, what --resume goes on from.
+void write_bisect_json(const BisectRecord& record, const std::filesystem::path& dir, bool complete);
+// bisect.md and the complete bisect.json.
 void write_bisect_files(const BisectRecord& record, const std::filesystem::path& dir);
 
 }  // namespace abench

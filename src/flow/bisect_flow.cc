@@ -2,12 +2,14 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <map>
 
 #include <fmt/format.h>
 
 #include "src/flow/bisect_files.h"
 #include "src/flow/bisect_from_history.h"
+#include "src/flow/bisect_resume.h"
 #include "src/flow/bisect_search.h"
 #include "src/flow/commit_builds.h"
 #include "src/flow/git_repository.h"
@@ -149,6 +151,7 @@ class Bisection {
     record_.good = repo_.commit_of(r.good, "--good");
     record_.bad = repo_.commit_of(r.bad, "--bad");
     commits_ = repo_.path_between(record_.good, record_.bad);
+    if (!r.resume.empty()) finished_ = read_finished_steps(bench.dir / "bisect.json", record_);
   }
 
   // Builds both ends and measures the bad against the good: the cells that changed.
@@ -164,19 +167,24 @@ class Bisection {
     bad_side_ = variants_of(bench_, bad, "bad " + short_hash(record_.bad));
     BisectStep ends{1, record_.bad, repo_.subject_of(record_.bad), "bad against good", CommitState::bad, "", "", {}};
     ends.dir = (bench_.dir / "step-01-ends").string();
-    const Comparison between = compare_builds(bench_, bench_.matrix, good_side_, bad_side_, ends.dir);
-    for (const CompareRow& row : between.rows) {
-      if (!row.judgement) continue;
-      ends.cells.push_back({cell_name(row), *row.judgement, *row.judgement});
-      if (row.verdict == Verdict::slower || row.verdict == Verdict::faster)
-        changed_[cell_name(row)] = row.judgement->change;
+    if (finished_) {
+      ends = finished_->ends;
+    } else {
+      const Comparison between = measured_step(bench_.matrix, good_side_, bad_side_, ends.dir);
+      for (const CompareRow& row : between.rows)
+        if (row.judgement) ends.cells.push_back({cell_name(row), *row.judgement, *row.judgement});
     }
+    for (const BisectCell& c : ends.cells)
+      if (c.against_good.call == Call::slower || c.against_good.call == Call::faster)
+        changed_[c.cell] = c.against_good.change;
     record_.steps.push_back(ends);
     record_.compares = 1;
     record_.changed = !changed_.empty();
-    fmt::print("bisect: good {} against bad {}: {} of {} cells changed ({} commits between, {} s)\n",
-               short_hash(record_.good), short_hash(record_.bad), changed_.size(), between.rows.size(),
-               commits_.size() - 2, elapsed_s(start_));
+    write_bisect_json(record_, bench_.dir, false);
+    fmt::print("bisect: good {} against bad {}: {} of {} cells changed ({} commits between, {} s){}\n",
+               short_hash(record_.good), short_hash(record_.bad), changed_.size(), ends.cells.size(),
+               commits_.size() - 2, elapsed_s(start_), finished_ ? ", kept from the interrupted bisect" : "");
+    std::fflush(stdout);
   }
 
   // The protocol of the steps between: each interval narrowed to half the smallest change, so
@@ -212,6 +220,7 @@ class Bisection {
   // Commit i built and compared against both ends in one run; skipped when it does not build
   // or its build cannot be measured.
   CommitState test(std::size_t i) {
+    if (finished_ && finished_->tested.contains(commits_[i])) return kept(i);
     BisectStep step{static_cast<int>(record_.steps.size()) + 1,
                     commits_[i],
                     repo_.subject_of(commits_[i]),
@@ -232,7 +241,7 @@ class Bisection {
         std::vector<Variant> baselines = good_side_, candidates = tested;
         baselines.insert(baselines.end(), bad_side_.begin(), bad_side_.end());
         candidates.insert(candidates.end(), tested.begin(), tested.end());
-        const Comparison c = compare_builds(bench_, narrowing_, baselines, candidates, step.dir);
+        const Comparison c = measured_step(narrowing_, baselines, candidates, step.dir);
         ++record_.compares;
         step.state = state_of(c, good_side_.size(), changed_, step);
       } catch (const UsageError& e) {  // its worker refuses: as a commit that does not build
@@ -242,9 +251,38 @@ class Bisection {
     }
     record_.steps.push_back(step);
     states_[i] = step.state;
+    write_bisect_json(record_, bench_.dir, false);
     fmt::print("bisect: step {}: {} {} is {}; {} commits left to search, {} s\n", step.number, short_hash(commits_[i]),
                step.subject, name_of(step.state), untested_between(states_), elapsed_s(start_));
     return step.state;
+  }
+
+  // A step the interrupted bisect finished, taken as it was.
+  CommitState kept(std::size_t i) {
+    BisectStep step = finished_->tested.at(commits_[i]);
+    step.number = static_cast<int>(record_.steps.size()) + 1;
+    record_.compares += step.state == CommitState::skipped ? 0 : 1;
+    record_.steps.push_back(step);
+    states_[i] = step.state;
+    fmt::print("bisect: step {}: {} {} is {} (kept from the interrupted bisect)\n", step.number,
+               short_hash(commits_[i]), step.subject, name_of(step.state));
+    return step.state;
+  }
+
+  // One step's compare into `dir`, where an interrupted one may have left part of it; Ctrl-C
+  // keeps every finished step in bisect.json and says how to go on.
+  Comparison measured_step(const Matrix& matrix, const std::vector<Variant>& baselines,
+                           const std::vector<Variant>& candidates, const std::string& dir) {
+    std::error_code ec;
+    if (std::filesystem::symlink_status(dir, ec).type() == std::filesystem::file_type::directory)
+      std::filesystem::remove_all(dir, ec);
+    try {
+      return compare_builds(bench_, matrix, baselines, candidates, dir);
+    } catch (const Interrupted& e) {
+      throw Interrupted(e.signal, fmt::format("bisect interrupted: {} finished steps are kept in {}/bisect.json; go "
+                                              "on with the same command and --resume {}",
+                                              record_.steps.size(), bench_.dir.string(), bench_.dir.string()));
+    }
   }
 
   const BisectRequest& r_;
@@ -258,6 +296,7 @@ class Bisection {
   std::map<std::string, double> changed_;
   Matrix narrowing_;
   std::vector<CommitState> states_;
+  std::optional<FinishedSteps> finished_;  // --resume: what the interrupted bisect measured
 };
 
 }  // namespace
@@ -276,8 +315,10 @@ BisectOutcome run_bisect(const BisectRequest& request, const std::vector<std::st
   use_paired_protocol(bench.matrix.protocol, r.measure, r.confidence);
   bench.matrix.protocol.counts = false;  // each step is a verdict on the figures alone
   bench.settings.confidence = r.confidence;
-  bench.dir = prepare_output_dir(r.out, "bisect");
-  make_output_subdirectory(bench.dir / "git");
+  if (!r.resume.empty() && !r.out.empty() && r.out != r.resume)
+    throw UsageError("options --out and --resume: the bisect goes on in the directory --resume names");
+  bench.dir = prepare_output_dir(r.resume.empty() ? r.out : r.resume, "bisect", !r.resume.empty());
+  if (!std::filesystem::is_directory(bench.dir / "git")) make_output_subdirectory(bench.dir / "git");
   Bisection bisection(r, bench);
   bisection.measure_ends();
   if (bisection.changed()) {

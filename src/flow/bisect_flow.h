@@ -18,6 +18,7 @@ struct BisectRequest {
   std::string spec;          // the variant each build is measured as, with {out}
   std::string out;           // default results/<time>-bisect
   std::string build_cache;   // default default_build_cache()
+  std::string resume;        // --resume DIR: the interrupted bisect in DIR goes on (the same command)
   std::string from_history;  // --from-history STORE: good, bad and the cell from change point `change`
   int change = 0;
   double confidence = 0.95;

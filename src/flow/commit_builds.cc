@@ -9,6 +9,7 @@
 
 #include "src/util/atomic_file.h"
 #include "src/util/errors.h"
+#include "src/util/interrupt.h"
 #include "src/util/text.h"
 
 namespace abench {
@@ -71,6 +72,15 @@ CommitBuild CommitBuilds::build(const std::string& commit) {
                                                shell_quoted(b.out.string()));
   const Finished ran = run_program({"/bin/sh", "-c", command}, src, b.log);
   repo_.remove_worktree(src);
+  // A build stopped by a signal (Ctrl-C reaches the build too) says nothing about the commit:
+  // it is not kept, and is built again next time.
+  if (const int signal = interrupt_signal(); signal != 0)
+    throw Interrupted(signal, fmt::format("bisect interrupted while building {}", commit.substr(0, 12)));
+  if (ran.exit_code > 128)
+    throw EnvironmentError(
+        fmt::format("the build of {} was killed by signal {} ({}): not a build failure of the "
+                    "commit; nothing was kept",
+                    commit.substr(0, 12), ran.exit_code - 128, b.log.string()));
   b.built = ran.exit_code == 0;
   if (!b.built)
     b.failure =

@@ -77,6 +77,7 @@ std::string GitRepository::subject_of(const std::string& commit) {
 }
 
 void GitRepository::add_worktree(const std::string& commit, const std::filesystem::path& where) {
+  git({"worktree", "prune"});  // a worktree of a bisect that was killed is registered still
   const Finished added = git({"worktree", "add", "--detach", "--quiet", where.string(), commit});
   if (added.exit_code != 0)
     throw EnvironmentError(fmt::format("git worktree add {} {} failed in {}: {}", where.string(), commit.substr(0, 12),
