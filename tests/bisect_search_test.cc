@@ -6,7 +6,11 @@
 
 #include <gtest/gtest.h>
 
+#include "src/flow/bisect_files.h"
+#include "src/flow/bisect_flow.h"
 #include "src/flow/bisect_search.h"
+#include "tests/cli_helpers.h"
+#include "tests/temp_dir.h"
 
 namespace abench {
 namespace {
@@ -59,6 +63,37 @@ TEST(BisectSearch, ACommitThatCannotBeCalledAtTheBoundaryLeavesARange) {
   EXPECT_EQ(range.last_good, 18u);
   EXPECT_EQ(range.first_bad, 20u);
   EXPECT_EQ(states[19], CommitState::unknown);
+}
+
+// Ends that were neither called different nor shown the same are not "no change": bisect.md
+// says so, first_bad is null, and the exit code is 3, where ends shown alike exit 0.
+TEST(BisectFiles, EndsThatCouldNotBeToldApartAreNeverCalledNoChange) {
+  testing::TempDir dir;
+  BisectRecord record;
+  record.good = std::string(40, 'a');
+  record.bad = std::string(40, 'b');
+  record.ends = "unclear";
+  BisectStep ends;
+  ends.number = 1;
+  ends.commit = record.bad;
+  Judgement wide;
+  wide.call = Call::unclear;
+  wide.change = 0.08;
+  wide.low = -0.24;
+  wide.high = 0.26;
+  ends.cells.push_back({"exact/batch/32/1:1/1", wide, wide});
+  record.steps.push_back(ends);
+  write_bisect_files(record, dir.path());
+  const std::string md = testing::read_file(dir.path() / "bisect.md");
+  EXPECT_NE(md.find("could not be told apart, nor shown alike"), std::string::npos) << md;
+  EXPECT_EQ(md.find("no change"), std::string::npos) << md;
+  const auto json = testing::read_json(dir.path() / "bisect.json");
+  EXPECT_EQ(json["ends"], "unclear");
+  EXPECT_TRUE(json["first_bad"].is_null());
+  EXPECT_EQ((BisectOutcome{false, false, std::nullopt, 1}.exit_code()), 3);
+  EXPECT_EQ((BisectOutcome{false, true, std::nullopt, 1}.exit_code()), 0);
+  EXPECT_EQ((BisectOutcome{true, false, std::nullopt, 6}.exit_code()), 3) << "a range";
+  EXPECT_EQ((BisectOutcome{true, false, std::string(40, 'c'), 6}.exit_code()), 0);
 }
 
 }  // namespace

@@ -19,6 +19,7 @@
 
 #include "src/run/process_launcher.h"
 #include "src/run/run_origin.h"
+#include "tests/background_cli.h"
 #include "tests/cli_helpers.h"
 #include "tests/temp_dir.h"
 
@@ -27,6 +28,7 @@ extern char** environ;
 namespace abench {
 namespace {
 
+using testing::Background;
 using testing::CliResult;
 using testing::read_csv;
 using testing::read_file;
@@ -204,29 +206,6 @@ TEST(FaultsEndToEnd, WhatAPluginPrintsIsKeptAsItsOutputAndCannotForgeTheProtocol
 }
 
 // abench started in the background with its output in files, so a test can signal it.
-struct Background {
-  pid_t pid = -1;
-  std::filesystem::path out, err;
-  Background(const std::vector<std::string>& args, const std::filesystem::path& dir)
-      : out(dir / "stdout"), err(dir / "stderr") {
-    std::vector<std::string> argv_strings{testing::built::kAbench};
-    argv_strings.insert(argv_strings.end(), args.begin(), args.end());
-    std::vector<char*> argv;
-    for (auto& a : argv_strings) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    EXPECT_EQ(posix_spawn(&pid, testing::built::kAbench, &actions, nullptr, argv.data(), environ), 0);
-    posix_spawn_file_actions_destroy(&actions);
-  }
-  int wait_exit() {
-    int status = 0;
-    waitpid(pid, &status, 0);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  }
-};
 
 // Waits until results.json shows at least `processes` finished measurements.
 bool wait_for_measurements(const std::filesystem::path& results, std::size_t processes, double timeout_s) {

@@ -70,6 +70,7 @@ void write_bisect_json(const BisectRecord& r, const std::filesystem::path& dir, 
                             {"good", r.good},
                             {"bad", r.bad},
                             {"changed", r.changed},
+                            {"ends", r.ends},
                             {"first_bad", answered && r.found ? nlohmann::json(r.first_bad_or_range_end) : nullptr},
                             {"last_good", answered ? nlohmann::json(r.last_good) : nullptr},
                             {"range", r.range},
@@ -84,7 +85,14 @@ void write_bisect_files(const BisectRecord& r, const std::filesystem::path& dir)
   write_bisect_json(r, dir, true);
 
   std::string headline;
-  if (!r.changed)
+  if (r.ends == "unclear")
+    headline = fmt::format(
+        "### abench bisect: {} and {} could not be told apart, nor shown alike\n\nNo cell was "
+        "called slower or faster at the two ends (step 1), and some were not shown the same: a "
+        "change could hide in their intervals. More rounds (--max-rounds, --until-interval) or a "
+        "quieter machine narrow them; nothing was bisected.",
+        short_hash(r.good), short_hash(r.bad));
+  else if (!r.changed)
     headline = fmt::format(
         "### abench bisect: no change between {} and {}\n\nNo cell measured differently at the "
         "two ends (step 1), so there is no commit to find.",

@@ -35,7 +35,8 @@ struct BisectStep {
 struct BisectRecord {
   std::string repo, build, spec, good, bad;
   bool changed = false;
-  bool found = false;  // last_good is the parent of first_bad_or_range_end
+  std::string ends = "changed";  // the ends' compare: "changed", "same", or "unclear" (neither could be shown)
+  bool found = false;            // last_good is the parent of first_bad_or_range_end
   std::string last_good, first_bad_or_range_end;
   std::vector<std::string> range;  // the commits between them, untested, skipped or unknown
   std::vector<BisectStep> steps;   // steps[0]: the ends

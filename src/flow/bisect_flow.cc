@@ -1,6 +1,7 @@
 #include "src/flow/bisect_flow.h"
 
 #include <chrono>
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -180,6 +181,9 @@ class Bisection {
     record_.steps.push_back(ends);
     record_.compares = 1;
     record_.changed = !changed_.empty();
+    const bool alike = std::all_of(ends.cells.begin(), ends.cells.end(),
+                                   [](const BisectCell& c) { return c.against_good.call == Call::same; });
+    record_.ends = record_.changed ? "changed" : alike && !ends.cells.empty() ? "same" : "unclear";
     write_bisect_json(record_, bench_.dir, false);
     fmt::print("bisect: good {} against bad {}: {} of {} cells changed ({} commits between, {} s){}\n",
                short_hash(record_.good), short_hash(record_.bad), changed_.size(), ends.cells.size(),
@@ -215,6 +219,7 @@ class Bisection {
     return record_;
   }
   bool changed() const { return !changed_.empty(); }
+  std::size_t steps_done() const { return record_.steps.size(); }
 
  private:
   // Commit i built and compared against both ends in one run; skipped when it does not build
@@ -269,20 +274,13 @@ class Bisection {
     return step.state;
   }
 
-  // One step's compare into `dir`, where an interrupted one may have left part of it; Ctrl-C
-  // keeps every finished step in bisect.json and says how to go on.
+  // One step's compare into `dir`, where an interrupted one may have left part of it.
   Comparison measured_step(const Matrix& matrix, const std::vector<Variant>& baselines,
                            const std::vector<Variant>& candidates, const std::string& dir) {
     std::error_code ec;
     if (std::filesystem::symlink_status(dir, ec).type() == std::filesystem::file_type::directory)
       std::filesystem::remove_all(dir, ec);
-    try {
-      return compare_builds(bench_, matrix, baselines, candidates, dir);
-    } catch (const Interrupted& e) {
-      throw Interrupted(e.signal, fmt::format("bisect interrupted: {} finished steps are kept in {}/bisect.json; go "
-                                              "on with the same command and --resume {}",
-                                              record_.steps.size(), bench_.dir.string(), bench_.dir.string()));
-    }
+    return compare_builds(bench_, matrix, baselines, candidates, dir);
   }
 
   const BisectRequest& r_;
@@ -301,7 +299,9 @@ class Bisection {
 
 }  // namespace
 
-int BisectOutcome::exit_code() const { return !changed || first_bad ? 0 : kExitMeasurementFailed; }
+int BisectOutcome::exit_code() const {
+  return first_bad || (!changed && ends_alike) ? kExitOk : kExitMeasurementFailed;
+}
 
 BisectOutcome run_bisect(const BisectRequest& request, const std::vector<std::string>& command_line) {
   BisectRequest r = request;
@@ -311,8 +311,16 @@ BisectOutcome run_bisect(const BisectRequest& request, const std::vector<std::st
   if (r.good.empty() || r.bad.empty())
     throw UsageError("options --good and --bad: both are needed (or --from-history STORE --change N)");
   check_placeholders(r);
-  Bench bench{r, load_measure_matrix(r.measure, built_backends()), {}, {}, command_line};
-  use_paired_protocol(bench.matrix.protocol, r.measure, r.confidence);
+  // The ends' intervals narrowed to the equivalence margin (compare's --detect): then the ends
+  // differ, or are shown alike, unless rounds run out. Counts repeat exactly and need none.
+  MeasureOptions ends = r.measure;
+  Bench bench{r, load_measure_matrix(ends, built_backends()), {}, {}, command_line};
+  if (!ends.protocol.has("until_interval.width_percent") && !row_of(bench.matrix.protocol.measure).exact) {
+    ends.protocol.give("until_interval.width_percent", bench.settings.detect * 100);
+    ends.protocol.give("seed", bench.matrix.protocol.seed);
+    bench.matrix = load_measure_matrix(ends, built_backends());
+  }
+  use_paired_protocol(bench.matrix.protocol, ends, r.confidence);
   bench.matrix.protocol.counts = false;  // each step is a verdict on the figures alone
   bench.settings.confidence = r.confidence;
   if (!r.resume.empty() && !r.out.empty() && r.out != r.resume)
@@ -320,14 +328,20 @@ BisectOutcome run_bisect(const BisectRequest& request, const std::vector<std::st
   bench.dir = prepare_output_dir(r.resume.empty() ? r.out : r.resume, "bisect", !r.resume.empty());
   if (!std::filesystem::is_directory(bench.dir / "git")) make_output_subdirectory(bench.dir / "git");
   Bisection bisection(r, bench);
-  bisection.measure_ends();
-  if (bisection.changed()) {
-    bisection.narrow(r.measure);
-    bisection.search();
+  try {
+    bisection.measure_ends();
+    if (bisection.changed()) {
+      bisection.narrow(r.measure);
+      bisection.search();
+    }
+  } catch (const Interrupted& e) {  // Ctrl-C: every finished step is in bisect.json already
+    throw Interrupted(e.signal, fmt::format("{}; bisect: {} finished steps are kept in {}/bisect.json; go on with "
+                                            "the same command and --resume {}",
+                                            e.what(), bisection.steps_done(), bench.dir.string(), bench.dir.string()));
   }
   const BisectRecord& record = bisection.finish();
   write_bisect_files(record, bench.dir);
-  BisectOutcome outcome{record.changed, std::nullopt, record.compares};
+  BisectOutcome outcome{record.changed, record.ends == "same", std::nullopt, record.compares};
   if (record.changed && record.found) outcome.first_bad = record.first_bad_or_range_end;
   fmt::print("bisect: {}/bisect.md, bisect.json\n", bench.dir.string());
   return outcome;

@@ -26,9 +26,11 @@ struct BisectRequest {
 
 struct BisectOutcome {
   bool changed = false;                  // good and bad differ in some cell
+  bool ends_alike = true;                // not changed: every cell shown the same (else unclear)
   std::optional<std::string> first_bad;  // the full hash, when the evidence names one commit
   int compares = 0;
-  int exit_code() const;  // 0: a first bad commit, or no change; 3: the evidence leaves a range
+  int exit_code()
+      const;  // 0: a first bad commit, or the ends alike; 3: the evidence leaves a range, or the ends unclear
 };
 
 // Builds, measures, writes bisect.md and bisect.json (and each step's compare) into the

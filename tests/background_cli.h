@@ -1,0 +1,46 @@
+// abench started in the background, for the tests that stop it (SIGINT, SIGTERM) while it
+// measures: its stdout and stderr into files in a directory of the test's.
+#pragma once
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "tests/built_paths.h"
+
+extern char** environ;
+
+namespace abench::testing {
+
+struct Background {
+  pid_t pid = -1;
+  std::filesystem::path out, err;
+  Background(const std::vector<std::string>& args, const std::filesystem::path& dir)
+      : out(dir / "stdout"), err(dir / "stderr") {
+    std::vector<std::string> argv_strings{built::kAbench};
+    argv_strings.insert(argv_strings.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (auto& a : argv_strings) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    EXPECT_EQ(posix_spawn(&pid, built::kAbench, &actions, nullptr, argv.data(), environ), 0);
+    posix_spawn_file_actions_destroy(&actions);
+  }
+  int wait_exit() {
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  }
+};
+
+}  // namespace abench::testing
