@@ -25,7 +25,7 @@ TEST(BisectSearch, EveryFirstBadCommitOf32IsFoundInAtMostFiveTests) {
           ++tests;
           return i >= first_bad ? CommitState::bad : CommitState::good;
         },
-        states);
+        states, default_max_tests(32));
     EXPECT_TRUE(range.found()) << first_bad;
     EXPECT_EQ(range.first_bad, first_bad);
     EXPECT_LE(tests, 5) << first_bad;
@@ -43,7 +43,7 @@ TEST(BisectSearch, ASkippedCommitIsPassedOverAndCostsOneTest) {
           if (i == 15 && first_bad != 15 && first_bad != 16) return CommitState::skipped;
           return i >= first_bad ? CommitState::bad : CommitState::good;
         },
-        states);
+        states, default_max_tests(32));
     EXPECT_EQ(range.first_bad, first_bad);
     EXPECT_TRUE(range.found());
     EXPECT_LE(tests, 6) << first_bad;
@@ -58,11 +58,30 @@ TEST(BisectSearch, ACommitThatCannotBeCalledAtTheBoundaryLeavesARange) {
         if (i == 19) return CommitState::unknown;
         return i >= 20 ? CommitState::bad : CommitState::good;
       },
-      states);
+      states, default_max_tests(32));
   EXPECT_FALSE(range.found());
   EXPECT_EQ(range.last_good, 18u);
   EXPECT_EQ(range.first_bad, 20u);
   EXPECT_EQ(states[19], CommitState::unknown);
+}
+
+// Where every commit comes out unknown, the search stops after its cap, leaving the range.
+TEST(BisectSearch, CommitsThatKeepComingOutUnknownStopTheSearchAtItsCap) {
+  EXPECT_EQ(default_max_tests(32), 12u);
+  EXPECT_EQ(default_max_tests(82), 16u);
+  int tests = 0;
+  std::vector<CommitState> states;
+  const BisectRange range = bisect_commits(
+      82,
+      [&](std::size_t) {
+        ++tests;
+        return CommitState::unknown;
+      },
+      states, default_max_tests(82));
+  EXPECT_EQ(tests, 16);
+  EXPECT_FALSE(range.found());
+  EXPECT_EQ(range.last_good, 0u);
+  EXPECT_EQ(range.first_bad, 81u);
 }
 
 // Ends that were neither called different nor shown the same are not "no change": bisect.md

@@ -31,6 +31,9 @@ CLI::App* register_bisect_command(CLI::App& app, BisectRequest& o) {
   cmd->add_option("--confidence", o.confidence, "Confidence of every step's intervals")
       ->check(CLI::Range(0.5, 0.999))
       ->capture_default_str();
+  cmd->add_option("--max-steps", o.max_steps,
+                  "Commits tested at most (default: twice what a clean search of the range needs, plus 2)")
+      ->check(CLI::Range(1, 100000));
   cmd->add_option("--build-cache", o.build_cache,
                   "Where builds are kept by commit and command (default: $XDG_CACHE_HOME/abench/builds)")
       ->check(kNotEmpty);

@@ -206,8 +206,10 @@ class Bisection {
   }
 
   void search() {
+    const std::size_t cap =
+        r_.max_steps > 0 ? static_cast<std::size_t>(r_.max_steps) : default_max_tests(commits_.size());
     const BisectRange range = bisect_commits(
-        commits_.size(), [&](std::size_t i) { return test(i); }, states_);
+        commits_.size(), [&](std::size_t i) { return test(i); }, states_, cap);
     record_.last_good = commits_[range.last_good];
     record_.first_bad_or_range_end = commits_[range.first_bad];
     record_.found = range.found();
@@ -259,6 +261,7 @@ class Bisection {
     write_bisect_json(record_, bench_.dir, false);
     fmt::print("bisect: step {}: {} {} is {}; {} commits left to search, {} s\n", step.number, short_hash(commits_[i]),
                step.subject, name_of(step.state), untested_between(states_), elapsed_s(start_));
+    std::fflush(stdout);  // a CI log shows each step as it ends
     return step.state;
   }
 
@@ -271,6 +274,7 @@ class Bisection {
     states_[i] = step.state;
     fmt::print("bisect: step {}: {} {} is {} (kept from the interrupted bisect)\n", step.number,
                short_hash(commits_[i]), step.subject, name_of(step.state));
+    std::fflush(stdout);
     return step.state;
   }
 

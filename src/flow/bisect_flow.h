@@ -22,6 +22,7 @@ struct BisectRequest {
   std::string from_history;  // --from-history STORE: good, bad and the cell from change point `change`
   int change = 0;
   double confidence = 0.95;
+  int max_steps = 0;  // commits tested at most (0: default_max_tests, src/flow/bisect_search.h)
 };
 
 struct BisectOutcome {

@@ -20,13 +20,19 @@ std::optional<std::size_t> next_to_test(const std::vector<CommitState>& states, 
 
 }  // namespace
 
+std::size_t default_max_tests(std::size_t count) {
+  std::size_t clean = 0;
+  while ((std::size_t{1} << clean) < count) ++clean;
+  return 2 * clean + 2;
+}
+
 BisectRange bisect_commits(std::size_t count, const std::function<CommitState(std::size_t)>& test,
-                           std::vector<CommitState>& states) {
+                           std::vector<CommitState>& states, std::size_t max_tests) {
   states.assign(count, CommitState::untested);
   states.front() = CommitState::good;
   states.back() = CommitState::bad;
   BisectRange range{0, count - 1};
-  while (!range.found()) {
+  for (std::size_t tests = 0; !range.found() && tests < max_tests; ++tests) {
     const auto next = next_to_test(states, range.last_good, range.first_bad);
     if (!next) break;  // every commit between was skipped or unknown: the range is the answer
     states[*next] = test(*next);

@@ -19,8 +19,13 @@ struct BisectRange {
 
 // commits[0] is good and commits.back() bad (both tested already); `test` says what commit i
 // is. Tests the commit nearest the middle of the range left (of those not yet tested), until
-// the range is one step or every commit in it has been tested. `states` holds each commit's.
+// the range is one step, every commit in it has been tested, or `max_tests` were: where
+// commits keep coming out unknown, a walk over all of them would take hours and end in a
+// range too. `states` holds each commit's.
 BisectRange bisect_commits(std::size_t count, const std::function<CommitState(std::size_t)>& test,
-                           std::vector<CommitState>& states);
+                           std::vector<CommitState>& states, std::size_t max_tests);
+
+// The default cap on tests: twice the tests a clean search needs, and two more.
+std::size_t default_max_tests(std::size_t count);
 
 }  // namespace abench
