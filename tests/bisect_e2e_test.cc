@@ -82,7 +82,8 @@ std::vector<std::string> history(TinyRepository& repo, int broken = -1) {
 
 // The bisect of tiny's pair cell between good and bad, counted; `where` is --out or --resume.
 std::vector<std::string> bisect_args(TinyRepository& repo, const std::string& good, const std::string& bad,
-                                     const std::string& where, const std::string& dir) {
+                                     const std::string& where, const std::string& dir,
+                                     const std::string& measure = "instructions") {
   return {"bisect",
           "--repo",
           repo.root().string(),
@@ -107,7 +108,7 @@ std::vector<std::string> bisect_args(TinyRepository& repo, const std::string& go
           "--live",
           "8",
           "--measure",
-          "instructions",
+          measure,
           "--processes",
           "1",
           "--build-cache",
@@ -117,9 +118,9 @@ std::vector<std::string> bisect_args(TinyRepository& repo, const std::string& go
           (repo.temp() / dir).string()};
 }
 
-testing::CliResult bisect(TinyRepository& repo, const std::string& good, const std::string& bad,
-                          const std::string& out) {
-  return run_cli(bisect_args(repo, good, bad, "--out", out));
+testing::CliResult bisect(TinyRepository& repo, const std::string& good, const std::string& bad, const std::string& out,
+                          const std::string& measure = "instructions") {
+  return run_cli(bisect_args(repo, good, bad, "--out", out, measure));
 }
 
 TEST(BisectEndToEnd, TheCommitThatMakesMallocDoMoreWorkIsNamedInAtMostSevenCompares) {
@@ -180,6 +181,7 @@ TEST(BisectEndToEnd, BetweenTwoCommitsOfTheSameCodeThereIsNoChange) {
   EXPECT_NE(testing::read_file(repo.temp() / "same" / "bisect.md").find("no change between"), std::string::npos);
 }
 
+// Timed: refused before anything is measured, so under emulation too (where counts are refused first).
 TEST(BisectEndToEnd, BadInputIsRefusedWithItsReason) {
   TinyRepository repo;
   const std::string good = repo.commit(kQuick, "one"), bad = repo.commit(kQuick, "two");
@@ -187,13 +189,13 @@ TEST(BisectEndToEnd, BadInputIsRefusedWithItsReason) {
     EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
     EXPECT_NE(r.err.find(reason), std::string::npos) << r.err;
   };
-  refused(bisect(repo, "no-such-rev", bad, "a"), "is not a commit of");
-  refused(bisect(repo, bad, good, "b"), "is not an ancestor of");
-  refused(bisect(repo, "--all", bad, "c"), "is not a revision");
+  refused(bisect(repo, "no-such-rev", bad, "a", "time"), "is not a commit of");
+  refused(bisect(repo, bad, good, "b", "time"), "is not an ancestor of");
+  refused(bisect(repo, "--all", bad, "c", "time"), "is not a revision");
   const auto broken_good = repo.commit(kBroken, "broken"), broken_bad = repo.commit(kBroken, "still broken");
-  refused(bisect(repo, broken_good, broken_bad, "d"), "the command fails at both ends");
+  refused(bisect(repo, broken_good, broken_bad, "d", "time"), "the command fails at both ends");
   repo.write("NOTES", "an edit not committed\n");
-  refused(bisect(repo, good, bad, "e"), "has uncommitted changes");
+  refused(bisect(repo, good, bad, "e", "time"), "has uncommitted changes");
 }
 
 // --from-history: a store whose tiny cell steps up between two commits of the repository
