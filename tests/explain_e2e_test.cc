@@ -63,13 +63,15 @@ TEST(ExplainEndToEnd, MoreWorkInMallocIsInstructionsUpAndReadsMoreWork) {
     // The second build spins 400 times per malloc: hundreds of instructions more per operation.
     EXPECT_GT(number(row, "instructions_after") - number(row, "instructions_before"), 400) << row.at("workload");
     EXPECT_GT(number(row, "instructions_change"), 0.5);
-    EXPECT_EQ(row.at("reading"), "more work");
+    // Spinning is dearer than the instructions it adds: the reading may weigh the time against
+    // them ("more work (+1571.0% instructions; time 92.9% above what it explains)").
+    EXPECT_TRUE(std::string(row.at("reading")).starts_with("more work")) << row.at("reading");
   }
   const std::string markdown = read_file(dir.path() / "c" / "compare.md");
-  EXPECT_NE(markdown.find("| more work |"), std::string::npos) << markdown;
+  EXPECT_NE(markdown.find("| more work"), std::string::npos) << markdown;
   const auto json = nlohmann::json::parse(read_file(dir.path() / "c" / "compare.json"));
   EXPECT_EQ(json["explain"]["processes_per_variant"], 2);
-  EXPECT_EQ(json["rows"][0]["reading"], "more work");
+  EXPECT_TRUE(json["rows"][0]["reading"].get<std::string>().starts_with("more work")) << json["rows"][0]["reading"];
 
   // The hot path: malloc jumps to tiny_allocate, whose spin loop's bound is the difference
   // (0 in the first build, 400 in the second); free is the same code in both.

@@ -43,6 +43,8 @@ TEST(ResultsCodec, WriteReadWriteGivesTheSameBytes) {
   compare.cells[3].counting_done = true;
   compare.interrupted_by = 2;  // SIGINT
   compare.complete = false;
+  compare.protocol.layout = LayoutMode::drawn;
+  compare.cells[0].processes[1].layout = ProcessLayout{0xfedcba9876543210ULL, 4080};
   resummarize_all(compare);
   const std::string first = written(compare);
   const RunResults read = results_from_json(nlohmann::json::parse(first), "results.json");
@@ -57,6 +59,9 @@ TEST(ResultsCodec, WriteReadWriteGivesTheSameBytes) {
     EXPECT_EQ(before.rows[i].problem, after.rows[i].problem);
   }
   EXPECT_EQ(read.interrupted_by, 2);
+  EXPECT_EQ(read.protocol.layout, LayoutMode::drawn);
+  EXPECT_EQ(read.cells[0].processes[1].layout, compare.cells[0].processes[1].layout);
+  EXPECT_FALSE(read.cells[0].processes[0].layout);
 
   // A run (no sides) the same.
   RunResults run = compare;
@@ -146,6 +151,16 @@ TEST(ResultsCodec, RefusesWhatAFileMustNotSayNamingTheField) {
          j["cells"][0]["processes"][0]["sample_iterations"] = {1, 2};
        },
        "field 'cells[0].processes[0].sample_iterations' has 2 counts for 3 samples"},
+      {[](auto& j) {
+         j["cells"][0]["processes"][0]["layout"] = {{"seed", 1}, {"stack_shift", 24}};
+       },
+       "field 'cells[0].processes[0].layout.stack_shift' must be a multiple of 16"},
+      {[](auto& j) {
+         j["cells"][0]["processes"][0]["layout"] = {{"seed", 1}, {"stack_shift", 4096}};
+       },
+       "field 'cells[0].processes[0].layout.stack_shift' is 4096 (allowed: 0 to 4095)"},
+      {[](auto& j) { j["protocol"]["layout"] = "random"; },
+       "field 'protocol.layout' is \"random\" (allowed: kernel, drawn, fixed)"},
       {[](auto& j) { j["cells"][0]["status"] = "failed"; }, "field 'cells[0].status' is 'failed' but"},
       {[](auto& j) { j["cells"][0]["side"] = "candidate"; }, "field 'cells[0].side' is 'candidate'"},
       {[](auto& j) { j["cells"][0]["finished_rounds"] = {0}; }, "field 'cells[0].finished_rounds[0]' is 0"},

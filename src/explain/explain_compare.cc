@@ -5,10 +5,12 @@
 #include "src/util/text.h"
 
 namespace abench {
-TimeMove time_move_of(Verdict verdict) {
-  if (verdict == Verdict::slower) return TimeMove::slower;
-  if (verdict == Verdict::faster) return TimeMove::faster;
-  return TimeMove::none;
+TimeChange time_change_of(const CompareRow& row) {
+  TimeChange t;
+  if (!row.judgement || (row.verdict != Verdict::slower && row.verdict != Verdict::faster)) return t;
+  t.move = row.verdict == Verdict::slower ? TimeMove::slower : TimeMove::faster;
+  t.change = row.judgement->change, t.low = row.judgement->low, t.high = row.judgement->high;
+  return t;
 }
 
 void explain_comparison(Comparison& c, const RunResults& instrumented) {
@@ -28,7 +30,7 @@ void explain_comparison(Comparison& c, const RunResults& instrumented) {
     else if (!e.after)
       e.unavailable = "candidate: " + why_no_work_figures(after);
     else
-      e.reading = reading_of(time_move_of(row.verdict), *e.before, *e.after);
+      e.reading = reading_of(time_change_of(row), *e.before, *e.after);
     e.unavailable = printable(e.unavailable.substr(0, 400));
     row.explanation = std::move(e);
   }

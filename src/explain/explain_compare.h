@@ -10,7 +10,7 @@ namespace abench {
 // instrumented: run_explain_pass over the plan `c` was judged from (the same cell ids).
 void explain_comparison(Comparison& c, const RunResults& instrumented);
 
-// The time verdict as the reading rule sees it.
-TimeMove time_move_of(Verdict verdict);
+// The time verdict, change and interval as the reading rule sees them.
+TimeChange time_change_of(const CompareRow& row);
 
 }  // namespace abench

@@ -69,7 +69,7 @@ void put_explanation(nlohmann::json& row, const PairExplanation& e) {
   row["work_unavailable"] = e.unavailable.empty() ? nlohmann::json(nullptr) : nlohmann::json(e.unavailable);
 }
 
-PairExplanation explanation_at(const JsonField& row, TimeMove time) {
+PairExplanation explanation_at(const JsonField& row, const TimeChange& time) {
   PairExplanation e;
   e.before = side_at(row, "before");
   e.after = side_at(row, "after");

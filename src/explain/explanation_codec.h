@@ -21,7 +21,7 @@ std::vector<std::string> explanation_csv_cells(const PairExplanation& e);
 // The same fields in a compare.json row (nulls where a side has none).
 void put_explanation(nlohmann::json& row, const PairExplanation& e);
 // time: the row's verdict as the reading rule sees it.
-PairExplanation explanation_at(const JsonField& row, TimeMove time);
+PairExplanation explanation_at(const JsonField& row, const TimeChange& time);
 
 // compare.json's "explain": how the figures were counted and read.
 nlohmann::json explain_method_json();

@@ -43,25 +43,51 @@ std::optional<double> relative_change(double before, double after) {
   return after / before - 1;
 }
 
-std::string reading_of(TimeMove time, const WorkFigures& before, const WorkFigures& after) {
-  const double bar = std::max({kWorkThreshold, before.repeatability, after.repeatability});
-  if (const auto change = relative_change(before.at("instructions"), after.at("instructions")); change) {
-    if (*change > bar) return "more work";
-    if (*change < -bar) return "less work";
-  }
-  if (time == TimeMove::none) return "";
-  std::string text = time == TimeMove::slower ? "same work, slower" : "same work, faster";
+namespace {
+
+// The simulated misses that moved by kMissesMoved or more a operation, or "".
+std::string misses_moved(const WorkFigures& before, const WorkFigures& after) {
   std::string moved;
   for (const auto& [figure, words] : kMissFigures)
     if (const double delta = after.at(figure) - before.at(figure); std::abs(delta) >= kMissesMoved)
       moved += fmt::format("{}{} {:+.2f}/op", moved.empty() ? "" : ", ", words, delta);
+  return moved;
+}
+
+// The time against a work change w: "" when its interval holds time scaled by the work
+// (1 + w), else how far above or below that it lies.
+std::string weighed(const TimeChange& time, double w, const WorkFigures& before, const WorkFigures& after) {
+  const auto beyond = [&](double t) { return (1 + t) / (1 + w) - 1; };
+  if (time.move == TimeMove::none || (beyond(time.low) <= 0 && beyond(time.high) >= 0)) return "";
+  const double left = beyond(time.change);
+  std::string text =
+      fmt::format("time {:.1f}% {} what it explains", 100 * std::abs(left), left > 0 ? "above" : "below");
+  if (const std::string moved = misses_moved(before, after); !moved.empty()) text += ": " + moved;
+  return text;
+}
+
+}  // namespace
+
+std::string reading_of(const TimeChange& time, const WorkFigures& before, const WorkFigures& after) {
+  const double bar = std::max({kWorkThreshold, before.repeatability, after.repeatability});
+  if (const auto change = relative_change(before.at("instructions"), after.at("instructions"));
+      change && std::abs(*change) > bar) {
+    const std::string work = *change > 0 ? "more work" : "less work";
+    const std::string rest = weighed(time, *change, before, after);
+    return rest.empty() ? work : fmt::format("{} ({:+.1f}% instructions; {})", work, 100 * *change, rest);
+  }
+  if (time.move == TimeMove::none) return "";
+  const std::string text = time.move == TimeMove::slower ? "same work, slower" : "same work, faster";
+  const std::string moved = misses_moved(before, after);
   return moved.empty() ? text : text + " (" + moved + ")";
 }
 
 std::string reading_rule_text() {
   return fmt::format(
       "more work / less work: instructions per operation changed by more than {:g}% (or by more than "
-      "the instrumented processes of either side lay apart, where that is more); same work, slower / "
+      "the instrumented processes of either side lay apart, where that is more); where the time was called "
+      "and its interval leaves the time the instructions' change would make (time x (1 + that change)), how "
+      "far above or below it the time lies, with the misses that moved; same work, slower / "
       "same work, faster: the time was called slower or faster and the instructions did not move, with "
       "the simulated misses that moved by at least {:g} per operation; none (-): neither",
       kWorkThreshold * 100, kMissesMoved);

@@ -59,10 +59,21 @@ inline constexpr double kMissesMoved = 0.05;
 
 enum class TimeMove { none, slower, faster };  // the time verdict: called slower, faster, or neither
 
+// The time's side of a reading: the verdict, and where it was called the change and its
+// interval (fractions: +0.31 for 31% slower).
+struct TimeChange {
+  TimeMove move = TimeMove::none;
+  double change = 0, low = 0, high = 0;
+};
+
 // The reading of one cell: "more work", "less work", "same work, slower (branch misses
 // +0.80/op)", "same work, faster", or "" (time not called and instructions unmoved: tables
-// show "-").
-std::string reading_of(TimeMove time, const WorkFigures& before, const WorkFigures& after);
+// show "-"). Where the work moved and the time was called, the time is weighed against it:
+// when the time's interval leaves the time the instructions' change would make, the reading
+// says how far above (or below) that the time lies, and the misses that moved: "more work
+// (+3.1% instructions; time 27.1% above what it explains: L1 misses +0.80/op)", so that a
+// change mostly not made of work is not read as work.
+std::string reading_of(const TimeChange& time, const WorkFigures& before, const WorkFigures& after);
 // The rule in words, for compare.md and compare.json.
 std::string reading_rule_text();
 

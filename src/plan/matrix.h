@@ -15,6 +15,12 @@
 
 namespace abench {
 
+// Where a worker's stack, heap and code lie (docs/measurement.md, "The same frame for both
+// sides"). drawn: address randomisation off for the workers and one layout drawn per round,
+// the same for both sides of a pair; fixed: one layout for every process; kernel: the
+// kernel's randomisation, a layout of its own for every process (abench before --layout).
+enum class LayoutMode { kernel, drawn, fixed };
+
 struct RunProtocol {
   Measure measure = Measure::time;
   double min_batch_ms = 25;
@@ -37,7 +43,8 @@ struct RunProtocol {
   bool pin = true;
   int cpu = -1;                 // -1: the last CPU the process may use
   double worker_timeout_s = 0;  // 0: derived from the number of cells
-  std::uint64_t seed = 0;       // 0: drawn from the clock, then recorded
+  std::uint64_t seed = 0;       // 0: drawn from the clock, then recorded; also draws the layouts
+  LayoutMode layout = LayoutMode::drawn;
   // --until-interval: after `processes` rounds, more rounds for the cells whose interval is
   // still wider than this (a fraction; 0: off), each cell at most max_rounds rounds
   // (src/run/adaptive_rounds.h). The interval is at interval_confidence.

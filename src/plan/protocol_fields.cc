@@ -98,6 +98,16 @@ std::vector<ProtocolField> make_rows() {
   cpu.none = "last allowed", cpu.default_text = "last allowed";
   ProtocolField seed = row("seed", "--seed", "Seed for the per-process cell order", Kind::seed, Place::kEverywhere);
   seed.seed = &RunProtocol::seed, seed.before_recorded = 0, seed.default_text = "from the clock";
+  // Files from before the field existed were measured at the kernel's layouts (and say nothing).
+  ProtocolField layout = choice(
+      "layout", "--layout", {"kernel", "drawn", "fixed"}, layout_name,
+      [](RunProtocol& p, std::string_view name) {
+        p.layout = name == "drawn" ? LayoutMode::drawn : name == "fixed" ? LayoutMode::fixed : LayoutMode::kernel;
+      },
+      "Where the workers' stack, heap and code lie: drawn (address randomisation off, one layout a round from "
+      "--seed, the same for both sides of a pair), fixed (one for all) or kernel (the kernel's, one a "
+      "process); every worker's path and environment padded to one size (docs/measurement.md)");
+  layout.omitted_at_before_value = true;
   std::vector<ProtocolField> rows{
       choice(
           "measure", "--measure", measure_choices(),
@@ -143,6 +153,7 @@ std::vector<ProtocolField> make_rows() {
            "Start a paced pair's workers when the measured CPU is theirs, not beside it while the pair before "
            "them is measured (docs/protocol.md, \"Started ahead\")"),
       seed,
+      layout,
   };
   for (ProtocolField& f : until_interval_group()) rows.push_back(std::move(f));
   return rows;
@@ -162,6 +173,10 @@ const nlohmann::json* value_at(const nlohmann::json& object, std::string_view ke
 }
 
 }  // namespace
+
+std::string_view layout_name(const RunProtocol& p) {
+  return p.layout == LayoutMode::drawn ? "drawn" : p.layout == LayoutMode::fixed ? "fixed" : "kernel";
+}
 
 std::string_view process_mode_name(const RunProtocol& p) {
   if (p.context) return "context";

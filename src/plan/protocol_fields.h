@@ -71,6 +71,8 @@ std::string_view key_in_group(const ProtocolField& field);
 // results.json's protocol.process_mode: which processes measure the cells
 // (process-per-variant, fresh-process-per-cell, or context: both).
 std::string_view process_mode_name(const RunProtocol& protocol);
+// protocol.layout: "drawn", "fixed" or "kernel".
+std::string_view layout_name(const RunProtocol& protocol);
 
 // "a whole number from 1 to 10000", "a number from 0.001 to 60000 ms", "true or false",
 // "shuffled, matrix".

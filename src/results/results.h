@@ -24,6 +24,14 @@ inline constexpr int kResultsSchemaVersion = 1;
 // A cell whose slowest process median exceeds its fastest by more than this is unstable.
 inline constexpr double kUnstableSpread = 1.5;
 
+// The layout a process was started with (protocol.layout drawn or fixed): the round's draw
+// and how many bytes further down it put the stack (src/run/launch_frame.h).
+struct ProcessLayout {
+  std::uint64_t seed = 0;
+  int stack_shift = 0;
+  bool operator==(const ProcessLayout&) const = default;
+};
+
 struct ProcessMeasurement {
   int round = 0;
   long pid = 0;
@@ -37,6 +45,7 @@ struct ProcessMeasurement {
   double median_ns_per_op = 0;
   std::optional<double> data_accesses_per_op;                         // instructions mode
   std::map<std::string, std::vector<double>> counter_samples_per_op;  // perf modes: the other events, and ns
+  std::optional<ProcessLayout> layout;                                // none: the kernel's
 };
 
 // partial: measured by some of its processes, not all (an interrupted run; --resume ends it).

@@ -136,6 +136,7 @@ nlohmann::json process_json(const ProcessMeasurement& p, const MetricNames& name
   if (p.data_accesses_per_op) process["data_accesses_per_op"] = *p.data_accesses_per_op;
   if (!p.sample_iterations.empty()) process["sample_iterations"] = p.sample_iterations;
   if (!p.counter_samples_per_op.empty()) process["counter_samples_per_op"] = p.counter_samples_per_op;
+  if (p.layout) process["layout"] = {{"seed", p.layout->seed}, {"stack_shift", p.layout->stack_shift}};
   return process;
 }
 

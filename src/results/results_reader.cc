@@ -97,6 +97,12 @@ ProcessMeasurement process_from(const JsonField& p, const MetricNames& names, in
     for (const auto& [event, samples] : counters.json().items())
       m.counter_samples_per_op[event] = counters.member(event, samples).figures();
   }
+  if (p.has("layout")) {
+    const JsonField layout = p.at("layout");
+    m.layout = ProcessLayout{layout.at("seed").whole<std::uint64_t>(0, std::numeric_limits<std::uint64_t>::max()),
+                             layout.at("stack_shift").whole<int>(0, 4095)};
+    if (m.layout->stack_shift % 16 != 0) layout.at("stack_shift").fail("must be a multiple of 16");
+  }
   return m;
 }
 

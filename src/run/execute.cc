@@ -13,6 +13,7 @@
 #include "src/run/added_rounds.h"
 #include "src/run/beside_cpus.h"
 #include "src/run/counting_pause.h"
+#include "src/run/launch_frame.h"
 #include "src/run/orchestrator.h"
 #include "src/run/cpu_affinity.h"
 #include "src/run/process_launcher.h"
@@ -114,6 +115,8 @@ OrchestratorHooks hooks_for(const RunResults& results, const Placement& placed, 
     hooks.callgrind_dir = (dir / "callgrind").string();
     make_output_subdirectory(hooks.callgrind_dir);
   }
+  hooks.frame = frame_for(results.plan.variants, results.protocol, hooks.worker_path, hooks.valgrind,
+                          row_of(results.protocol.measure).callgrind ? hooks.callgrind_dir : "");
   return hooks;
 }
 
@@ -149,6 +152,7 @@ void run_or_resume(RunResults& results, const std::filesystem::path& dir, bool r
 RunResults execute_plan(Plan plan, const Matrix& matrix, const std::filesystem::path& dir,
                         const std::vector<std::string>& command_line, bool resume) {
   const auto started = std::chrono::steady_clock::now();  // what --budget counts from
+  check_layout_allowed(matrix.protocol);
   RunResults results;
   results.plan = std::move(plan);
   results.matrix = matrix;

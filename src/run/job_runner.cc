@@ -1,10 +1,13 @@
 #include "src/run/job_runner.h"
 
+#include "src/run/launch_frame.h"
+
 #include <algorithm>
 
 #include <fmt/format.h>
 
 #include "harness/json_fields.h"
+#include "src/run/launch_frame.h"
 #include "src/stats/statistics.h"
 #include "src/util/text.h"
 
@@ -213,6 +216,7 @@ void JobRunner::record(const CellReport& report) {
     m.median_ns_per_op = median(report.sample_ns_per_op);
     m.data_accesses_per_op = report.data_accesses_per_op;
     m.counter_samples_per_op = report.counter_samples_per_op;
+    m.layout = layout_for(results_.protocol, worker.job.round, worker.job.mode);
     cell.processes.push_back(std::move(m));
   }
   reported(cell);

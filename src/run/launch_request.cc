@@ -6,6 +6,7 @@
 
 #include "allocators/backends.h"
 #include "src/run/allowances.h"
+#include "src/run/launch_frame.h"
 
 namespace abench {
 
@@ -39,6 +40,9 @@ LaunchRequest make_launch_request(const RunResults& results, const Job& job, con
     request.start_cpus = hooks.start_ahead_cpus;
   }
   request.pace_fd = pace_fd;
+  request.frame = hooks.frame;
+  request.fixed_addresses = results.protocol.layout != LayoutMode::kernel;
+  if (const auto layout = layout_for(results.protocol, job.round, job.mode)) request.stack_shift = layout->stack_shift;
   request.stdin_text = nlohmann::json(worker_request).dump() + "\n";
   request.timeout_s = Allowances(results.protocol).start();
   if (job.mode == WorkerMode::time && row_of(results.protocol.measure).callgrind) {

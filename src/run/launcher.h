@@ -26,6 +26,15 @@ inline constexpr int kPaceFd = 4;
 // A protocol line longer than this is not protocol: the worker is stopped.
 inline constexpr std::size_t kMaxProtocolLineBytes = 1 << 20;
 
+// The room a worker's first stack gives the strings the kernel copies there (the path it was
+// started by, its arguments, its environment) and their pointers: the environment is padded to
+// fill it exactly, so that the stack starts at the same place whatever the path's length and
+// the environment's size (src/run/launch_frame.h). 0: not padded.
+struct FrameSize {
+  std::size_t strings_bytes = 0;
+  std::size_t entries = 0;
+};
+
 struct LaunchRequest {
   std::string executable;  // run directly, no shell
   std::vector<std::string> arguments;
@@ -51,6 +60,12 @@ struct LaunchRequest {
   // or a timed worker: a counting run beside the timed rounds. Only the worker: a thread of
   // abench in that class, holding the results' lock, would stall the thread pacing a pair.
   bool idle_class = false;
+  // The frame the worker starts in, its stack moved down a further stack_shift bytes, and with
+  // fixed_addresses its address space not randomised (personality ADDR_NO_RANDOMIZE, for this
+  // worker alone).
+  FrameSize frame = {};
+  int stack_shift = 0;
+  bool fixed_addresses = false;
   // Called with the worker's pid as soon as it is spawned, before anything can reap it (a
   // counting run beside the timed rounds, src/run/counting_pause.h). Should it throw, the
   // worker is killed and the exception leaves run.

@@ -4,6 +4,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/personality.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -15,6 +16,7 @@
 #include <fmt/format.h>
 
 #include "src/run/cpu_affinity.h"
+#include "src/run/launch_frame.h"
 
 extern char** environ;
 
@@ -62,6 +64,23 @@ std::vector<std::string> environment_for(const LaunchRequest& request, bool pace
   if (paced) env.push_back(fmt::format("ABENCH_PACE_FD={}", kPaceFd));
   return env;
 }
+
+// Address randomisation off for the children this thread spawns while it lives (personality
+// is a thread's, and a child takes its parent thread's): abench's other children keep it.
+class FixedAddresses {
+ public:
+  explicit FixedAddresses(bool on) : before_(on ? personality(0xffffffff) : -1) {
+    if (before_ >= 0) personality(static_cast<unsigned long>(before_) | ADDR_NO_RANDOMIZE);
+  }
+  ~FixedAddresses() {
+    if (before_ >= 0) personality(static_cast<unsigned long>(before_));
+  }
+  FixedAddresses(const FixedAddresses&) = delete;
+  FixedAddresses& operator=(const FixedAddresses&) = delete;
+
+ private:
+  int before_;
+};
 
 // The C view of strings that outlive it.
 std::vector<char*> pointers_to(std::vector<std::string>& strings) {
@@ -130,6 +149,12 @@ pid_t spawn_worker(const LaunchRequest& request, WorkerPipes& pipes, std::string
     std::vector<std::string> args{request.executable};
     args.insert(args.end(), request.arguments.begin(), request.arguments.end());
     std::vector<std::string> env = environment_for(request, setup.pace_high >= 0);
+    if (request.frame.strings_bytes > 0) {
+      std::vector<std::string> padding =
+          frame_padding(args, env, request.executable, request.frame, request.stack_shift, error);
+      if (padding.empty()) return -1;
+      env.insert(env.end(), padding.begin(), padding.end());
+    }
     const std::vector<char*> argv = pointers_to(args), envp = pointers_to(env);
     // posix_spawn reports a failed exec only where it can use vfork; elsewhere (qemu-user
     // turns vfork into fork) the child exits 127 with the reason lost. Ask first.
@@ -141,6 +166,7 @@ pid_t spawn_worker(const LaunchRequest& request, WorkerPipes& pipes, std::string
       static std::mutex one_spawn_at_a_time;
       const std::lock_guard spawning(one_spawn_at_a_time);
       const MaskForChild mask(request.start_cpus);
+      const FixedAddresses layout(request.fixed_addresses);
       spawn_error =
           posix_spawn(&pid, request.executable.c_str(), &setup.actions, &setup.attributes, argv.data(), envp.data());
       // Set from here: glibc's spawn attributes take no SCHED_IDLE, and a thread of abench's

@@ -236,7 +236,7 @@ CompareRow row_from(const JsonField& row, const Comparison& c) {
   r.before_counts = counts_at(row.at("counts_before"));
   r.after_counts = counts_at(row.at("counts_after"));
   if (row.has("counts_unavailable")) r.counts_unavailable = row.at("counts_unavailable").text();
-  if (c.explained) r.explanation = explanation_at(row, time_move_of(r.verdict));
+  if (c.explained) r.explanation = explanation_at(row, time_change_of(r));
   if (c.context) {
     r.context = row.at("context").text();
     if (r.context != "-" && r.context != "baseline" && r.context != "candidate" && r.context != "both")

@@ -1,0 +1,43 @@
+// The frame a worker starts in: what the kernel puts on its first stack besides the program
+// (its path, arguments and environment) and where its stack, heap and code lie. Two builds
+// compared differ in their paths and environments; that must not move one side's stack
+// against the other's, so every worker of a run gets one frame size, padded to, and with
+// protocol.layout drawn or fixed its addresses are not randomised: both sides of a pair start
+// at the same addresses, and a drawn layout moves them together from round to round
+// (docs/measurement.md, "The same frame for both sides").
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "src/plan/plan.h"
+#include "src/results/results.h"
+#include "src/run/launcher.h"
+
+namespace abench {
+
+// A frame as large as the largest of the plan's variants needs, in every mode it runs in
+// (worker_path, under valgrind when callgrind_dir is not empty).
+FrameSize frame_for(const std::vector<Variant>& variants, const RunProtocol& protocol,
+                    const std::function<std::string(const Variant&, WorkerMode)>& worker_path,
+                    const std::string& valgrind, const std::string& callgrind_dir);
+
+// A round's layout: nothing at protocol.layout kernel. A drawn one moves the stack by a
+// multiple of 16 bytes below 4 KiB, from the run's seed and the round, so both sides of the
+// round's pairs get the same; fixed layouts, counting runs and callgrind's counts (which must
+// repeat) move nothing.
+std::optional<ProcessLayout> layout_for(const RunProtocol& protocol, int round, WorkerMode mode);
+
+// Throws UsageError when the layout asks for what this system refuses (a seccomp filter that
+// forbids turning address randomisation off for a child).
+void check_layout_allowed(const RunProtocol& protocol);
+
+// The environment entries that fill args (argv[0] first) and env up to frame.strings_bytes +
+// shift bytes of strings and frame.entries pointers. Empty with *error set when they exceed it.
+std::vector<std::string> frame_padding(const std::vector<std::string>& args, const std::vector<std::string>& env,
+                                       const std::string& executable, const FrameSize& frame, int shift,
+                                       std::string* error);
+
+}  // namespace abench
