@@ -39,14 +39,16 @@ class LaunchFrame : public ::testing::Test {
     ABENCH_SKIP_UNDER_EMULATION("the emulator lays out its guest's stack and heap itself");
     const std::filesystem::path deep = dir.path() / std::string(90, 'd') / std::string(90, 'e');
     std::filesystem::create_directories(deep);
+    std::filesystem::create_directories(copies);
     long_sh = (deep / "sh").string();
     std::filesystem::create_symlink("/bin/sh", long_sh);
     Variant variant;
     variant.env = {{"ABENCH_TEST_PADDING", std::string(3000, 'p')}};
     frame = frame_for(
-        {variant}, RunProtocol{}, [&](const Variant&, WorkerMode) { return long_sh; }, "", "");
+        {variant}, RunProtocol{}, [&](const Variant&, WorkerMode) { return long_sh; }, "", "", copies.string());
   }
   testing::TempDir dir;
+  std::filesystem::path copies = dir.path() / "copies";
   std::string long_sh;
   FrameSize frame;
   const std::vector<std::pair<std::string, std::string>> more_env{{"ABENCH_TEST_PADDING", std::string(3000, 'p')}};
@@ -58,6 +60,32 @@ TEST_F(LaunchFrame, TwoPathsAndEnvironmentsStartAtTheSameAddressesInOneFrame) {
   EXPECT_EQ(start_addresses(long_sh, more_env, frame, 0, true), near);
   // Without the frame, the longer path and environment move the stack.
   EXPECT_NE(start_addresses(long_sh, more_env, {}, 0, true), start_addresses("/bin/sh", {}, {}, 0, true));
+}
+
+// Its own copy: the worker runs from a file made for it alone (its code in page-cache pages of
+// its own), in the same frame, and the file is gone once the worker has ended.
+TEST_F(LaunchFrame, AFreshCopyRunsInTheSameFrameAndIsRemovedWhenTheWorkerEnds) {
+  const auto run = [&](bool copy) {
+    LaunchRequest request{long_sh, {"-c", "cut -d' ' -f28 /proc/$$/stat >&3; readlink /proc/$$/exe >&3"}, {}, "", 30};
+    request.frame = frame;
+    request.fixed_addresses = true;
+    if (copy) request.fresh_copy_dir = copies.string();
+    std::vector<std::string> lines;
+    ProcessLauncher launcher;
+    const LaunchOutcome o = launcher.run(request, [&](std::string_view l) {
+      lines.emplace_back(l);
+      return 0.0;
+    });
+    EXPECT_EQ(o.exit_code, 0) << o.start_error << o.stderr_tail;
+    return lines;
+  };
+  const std::vector<std::string> copied = run(true), original = run(false);
+  ASSERT_EQ(copied.size(), 2u);
+  ASSERT_EQ(original.size(), 2u);
+  EXPECT_EQ(copied[0], original[0]) << "the copy's shorter path is padded to the same frame";
+  EXPECT_TRUE(copied[1].starts_with(copies.string() + "/w")) << copied[1];
+  EXPECT_FALSE(copied[1].ends_with(" (deleted)")) << copied[1] << ": removed only once the worker has ended";
+  EXPECT_TRUE(std::filesystem::is_empty(copies));
 }
 
 TEST_F(LaunchFrame, AShiftMovesTheStackByExactlyThatManyBytes) {

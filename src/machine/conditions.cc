@@ -125,7 +125,7 @@ std::vector<int> isolated_cpus() {
 
 }  // namespace
 
-std::vector<std::string> environment_warnings(const nlohmann::json& c, int pinned_cpu) {
+std::vector<std::string> environment_warnings(const nlohmann::json& c, int pinned_cpu, bool workers_randomized) {
   std::vector<std::string> w;
   if (c.contains("emulator") && c["emulator"].is_string())
     w.push_back("emulated: " + c["emulator"].get<std::string>() +
@@ -138,10 +138,12 @@ std::vector<std::string> environment_warnings(const nlohmann::json& c, int pinne
     w.push_back("frequency governor is '" + c["frequency_governor"].get<std::string>() +
                 "', not 'performance': cpupower frequency-set -g performance");
   if (c["turbo"] == "on") w.push_back("turbo is on: the clock follows temperature; disable it for stable figures");
-  if (c["aslr"].is_string() && c["aslr"] != "0")
-    w.push_back("ASLR is on (randomize_va_space=" + c["aslr"].get<std::string>() +
-                "): addresses, and so padded capacities and cache placement, vary from process to process; "
-                "abench's several processes per variant average over it");
+  if (workers_randomized && c["aslr"].is_string() && c["aslr"] != "0")
+    w.push_back(
+        "ASLR is on (randomize_va_space=" + c["aslr"].get<std::string>() +
+        "): addresses, and so padded capacities and cache placement, vary from process to process; "
+        "abench's several processes per variant average over it (--layout drawn, the default, turns it off for the "
+        "workers)");
   if (pinned_cpu >= 0) {
     const auto isolated = isolated_cpus();
     if (std::find(isolated.begin(), isolated.end(), pinned_cpu) == isolated.end())

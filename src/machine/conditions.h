@@ -10,7 +10,9 @@ namespace abench {
 nlohmann::json collect_conditions();
 
 // Conditions that make timings less trustworthy, each with a hint: hypervisor, frequency
-// governor, turbo, ASLR, a pinned CPU that is not isolated or is busy.
-std::vector<std::string> environment_warnings(const nlohmann::json& conditions, int pinned_cpu);
+// governor, turbo, ASLR (when the workers keep it: workers_randomized), a pinned CPU that is not
+// isolated or is busy.
+std::vector<std::string> environment_warnings(const nlohmann::json& conditions, int pinned_cpu,
+                                              bool workers_randomized);
 
 }  // namespace abench

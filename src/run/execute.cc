@@ -62,7 +62,7 @@ RunConditions record_conditions(const RunProtocol& p, Placement& placed) {
   const nlohmann::json collected = collect_conditions();
   RunConditions c = conditions_from_facts(collected);
   if (p.pin) placed.measured_cpu = p.cpu >= 0 ? p.cpu : c.last_allowed_cpu();
-  c.warnings = environment_warnings(collected, placed.measured_cpu);
+  c.warnings = environment_warnings(collected, placed.measured_cpu, p.layout == LayoutMode::kernel);
   placed.own_cpus = c.orchestrator_cpus = keep_orchestrator_off_cpu(placed.measured_cpu);
   if (p.counts && p.counts_beside && CountingPause::supported())
     placed.counting_cpu = counting_lane_cpu(placed.measured_cpu, placed.own_cpus);
@@ -91,7 +91,7 @@ void say_before_running(const RunResults& results) {
 
 // The orchestrator's hooks: worker paths, CPUs, results on disk between workers, progress.
 OrchestratorHooks hooks_for(const RunResults& results, const Placement& placed, ResultSaver& saver,
-                            ProgressLine& progress, const std::filesystem::path& dir) {
+                            ProgressLine& progress, const std::filesystem::path& dir, const FreshCopies& copies) {
   OrchestratorHooks hooks;
   hooks.counting_cpu = placed.counting_cpu;
   if (results.protocol.counts && placed.counting_cpu < 0) {
@@ -115,8 +115,9 @@ OrchestratorHooks hooks_for(const RunResults& results, const Placement& placed, 
     hooks.callgrind_dir = (dir / "callgrind").string();
     make_output_subdirectory(hooks.callgrind_dir);
   }
+  hooks.fresh_copy_dir = copies.dir();
   hooks.frame = frame_for(results.plan.variants, results.protocol, hooks.worker_path, hooks.valgrind,
-                          row_of(results.protocol.measure).callgrind ? hooks.callgrind_dir : "");
+                          row_of(results.protocol.measure).callgrind ? hooks.callgrind_dir : "", copies.dir());
   return hooks;
 }
 
@@ -167,7 +168,8 @@ RunResults execute_plan(Plan plan, const Matrix& matrix, const std::filesystem::
 
   ProgressLine progress(stderr_is_terminal());
   ResultSaver saver(dir);
-  const OrchestratorHooks hooks = hooks_for(results, placed, saver, progress, dir);
+  const FreshCopies copies(results.protocol);
+  const OrchestratorHooks hooks = hooks_for(results, placed, saver, progress, dir, copies);
   ProcessLauncher launcher;
   run_or_resume(results, dir, resume, launcher, hooks, progress);
   if (results.protocol.until_interval > 0) run_added_rounds(results, launcher, hooks, progress, started);

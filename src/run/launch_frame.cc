@@ -1,10 +1,13 @@
 #include "src/run/launch_frame.h"
 
 #include <sys/personality.h>
+#include <sys/statvfs.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
 
 #include <fmt/format.h>
 
@@ -39,7 +42,7 @@ std::uint64_t mix(std::uint64_t x) {
 
 FrameSize frame_for(const std::vector<Variant>& variants, const RunProtocol& protocol,
                     const std::function<std::string(const Variant&, WorkerMode)>& worker_path,
-                    const std::string& valgrind, const std::string& callgrind_dir) {
+                    const std::string& valgrind, const std::string& callgrind_dir, const std::string& fresh_copy_dir) {
   std::size_t bytes = kLauncherBytes, entries = kLauncherEntries;
   for (char** e = environ; *e != nullptr; ++e) bytes += bytes_of(*e), ++entries;
   std::size_t variant_bytes = 0, variant_entries = 0;
@@ -49,6 +52,7 @@ FrameSize frame_for(const std::vector<Variant>& variants, const RunProtocol& pro
     if (!v.preload.empty()) b += 2 * (v.preload.size() + 64), n += 2;
     std::size_t path = 0;
     for (WorkerMode mode : {WorkerMode::time, WorkerMode::count}) path = std::max(path, worker_path(v, mode).size());
+    if (!fresh_copy_dir.empty()) path = std::max(path, fresh_copy_dir.size() + 12);       // DIR/wNNNNNNNNNN
     b += 2 * bytes_of(std::string(path, 'x')) + bytes_of(valgrind) + bytes_of(v.plugin);  // path as argv[0], exec name
     variant_bytes = std::max(variant_bytes, b), variant_entries = std::max(variant_entries, n + 1);
   }
@@ -69,6 +73,33 @@ std::optional<ProcessLayout> layout_for(const RunProtocol& protocol, int round, 
     layout.stack_shift = static_cast<int>(layout.seed % 256) * 16;
   }
   return layout;
+}
+
+bool runs_fresh_copy(const RunProtocol& protocol, WorkerMode mode) {
+  return protocol.layout == LayoutMode::drawn && mode == WorkerMode::time && !row_of(protocol.measure).callgrind;
+}
+
+FreshCopies::FreshCopies(const RunProtocol& protocol) {
+  if (!runs_fresh_copy(protocol, WorkerMode::time)) return;
+  const char* tmp = std::getenv("TMPDIR");
+  std::string pattern = std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/abench-workers-XXXXXX";
+  if (mkdtemp(pattern.data()) == nullptr)
+    throw EnvironmentError(
+        fmt::format("{}: {} (where --layout drawn copies the workers it runs)", pattern, std::strerror(errno)));
+  dir_ = pattern;
+  struct statvfs fs {};
+  if (statvfs(dir_.c_str(), &fs) == 0 && (fs.f_flag & ST_NOEXEC) != 0) {
+    std::filesystem::remove(dir_);
+    throw UsageError(fmt::format(
+        "--layout drawn runs each timed worker from a fresh copy in {}, but it is on a file system mounted noexec: "
+        "set TMPDIR to a directory that may hold executables, or measure with --layout fixed",
+        std::filesystem::path(dir_).parent_path().string()));
+  }
+}
+
+FreshCopies::~FreshCopies() {
+  std::error_code ignored;
+  if (!dir_.empty()) std::filesystem::remove_all(dir_, ignored);
 }
 
 void check_layout_allowed(const RunProtocol& protocol) {

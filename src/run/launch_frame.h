@@ -19,16 +19,37 @@
 namespace abench {
 
 // A frame as large as the largest of the plan's variants needs, in every mode it runs in
-// (worker_path, under valgrind when callgrind_dir is not empty).
+// (worker_path, under valgrind when callgrind_dir is not empty, from a fresh copy in
+// fresh_copy_dir when that is not empty).
 FrameSize frame_for(const std::vector<Variant>& variants, const RunProtocol& protocol,
                     const std::function<std::string(const Variant&, WorkerMode)>& worker_path,
-                    const std::string& valgrind, const std::string& callgrind_dir);
+                    const std::string& valgrind, const std::string& callgrind_dir, const std::string& fresh_copy_dir);
 
 // A round's layout: nothing at protocol.layout kernel. A drawn one moves the stack by a
 // multiple of 16 bytes below 4 KiB, from the run's seed and the round, so both sides of the
 // round's pairs get the same; fixed layouts, counting runs and callgrind's counts (which must
 // repeat) move nothing.
 std::optional<ProcessLayout> layout_for(const RunProtocol& protocol, int round, WorkerMode mode);
+
+// Whether a worker runs from a fresh copy of its executable (LaunchRequest::fresh_copy_dir):
+// the timed workers of a drawn layout, whose code's physical pages are then drawn per process.
+bool runs_fresh_copy(const RunProtocol& protocol, WorkerMode mode);
+
+// The private directory (0700, under TMPDIR or /tmp) the workers' fresh copies are made in
+// while a run lasts, removed with what is left in it; none when the protocol makes no copies.
+// Throws UsageError when it cannot hold executables (mounted noexec), EnvironmentError when it
+// cannot be made.
+class FreshCopies {
+ public:
+  explicit FreshCopies(const RunProtocol& protocol);
+  ~FreshCopies();
+  FreshCopies(const FreshCopies&) = delete;
+  FreshCopies& operator=(const FreshCopies&) = delete;
+  const std::string& dir() const { return dir_; }
+
+ private:
+  std::string dir_;
+};
 
 // Throws UsageError when the layout asks for what this system refuses (a seccomp filter that
 // forbids turning address randomisation off for a child).

@@ -43,6 +43,7 @@ LaunchRequest make_launch_request(const RunResults& results, const Job& job, con
   request.frame = hooks.frame;
   request.fixed_addresses = results.protocol.layout != LayoutMode::kernel;
   if (const auto layout = layout_for(results.protocol, job.round, job.mode)) request.stack_shift = layout->stack_shift;
+  if (runs_fresh_copy(results.protocol, job.mode)) request.fresh_copy_dir = hooks.fresh_copy_dir;
   request.stdin_text = nlohmann::json(worker_request).dump() + "\n";
   request.timeout_s = Allowances(results.protocol).start();
   if (job.mode == WorkerMode::time && row_of(results.protocol.measure).callgrind) {

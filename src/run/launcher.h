@@ -66,6 +66,11 @@ struct LaunchRequest {
   FrameSize frame = {};
   int stack_shift = 0;
   bool fixed_addresses = false;
+  // Not empty: the executable runs from a fresh copy made in this directory for this worker
+  // alone, removed when it ends, so that its code lies in page-cache pages of its own: where
+  // in physical memory a file's code lies is fixed while the file is cached, and two copies of
+  // one binary measured against each other differed by up to 7% that way (src/run/launch_frame.h).
+  std::string fresh_copy_dir = {};
   // Called with the worker's pid as soon as it is spawned, before anything can reap it (a
   // counting run beside the timed rounds, src/run/counting_pause.h). Should it throw, the
   // worker is killed and the exception leaves run.

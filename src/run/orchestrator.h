@@ -19,8 +19,10 @@ struct OrchestratorHooks {
   // Instructions mode: valgrind's path, and where callgrind writes its dumps.
   std::string valgrind = "/usr/bin/valgrind";
   std::string callgrind_dir = "/tmp";
-  // The frame every worker starts in (src/run/launch_frame.h); 0: as abench's own.
+  // The frame every worker starts in (src/run/launch_frame.h); 0: as abench's own. Where the
+  // timed workers' fresh copies are made ("": none).
   FrameSize frame = {};
+  std::string fresh_copy_dir;
   // >= 0: counting runs go beside the timed ones, one at a time on this CPU (never the
   // measured one) at the idle scheduling class, instead of first (src/run/beside_cpus.h).
   int counting_cpu = -1;

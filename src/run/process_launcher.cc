@@ -43,6 +43,15 @@ struct ChildGuard {
   }
 };
 
+// A worker's fresh copy of its executable (LaunchRequest::fresh_copy_dir), removed once the
+// worker has ended, however run() is left.
+struct CopyRemover {
+  std::string path;
+  ~CopyRemover() {
+    if (!path.empty()) unlink(path.c_str());
+  }
+};
+
 // Keeps the last `limit` bytes of a stream, trimming only when twice that is held.
 void keep_tail(std::string& tail, const char* data, std::size_t n, std::size_t limit) {
   tail.append(data, n);
@@ -210,7 +219,8 @@ LaunchOutcome ProcessLauncher::run(const LaunchRequest& request, const ProtocolL
   // A worker may exit before reading its request (it refused to run): writing to its
   // stdin then raises SIGPIPE, which must be an EPIPE here, not the death of abench.
   signal(SIGPIPE, SIG_IGN);
-  const pid_t pid = spawn_worker(request, pipes, &outcome.start_error);
+  CopyRemover copy;  // declared before the guard: the worker is reaped before its file goes
+  const pid_t pid = spawn_worker(request, pipes, &outcome.start_error, &copy.path);
   if (pid < 0) {
     outcome.started = false;
     return outcome;

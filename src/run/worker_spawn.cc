@@ -82,6 +82,24 @@ class FixedAddresses {
   int before_;
 };
 
+// A copy of `from` at `to`, executable by its owner alone. Both descriptors close on exec, and
+// the copy is made while no other thread spawns, so no child holds it open for writing when it
+// is executed (ETXTBSY). "" or why not.
+std::string copy_executable(const std::string& from, const std::string& to) {
+  const int in = open(from.c_str(), O_RDONLY | O_CLOEXEC);
+  if (in < 0) return from + ": " + std::strerror(errno);
+  const int out = open(to.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0700);
+  std::string why = out < 0 ? to + ": " + std::strerror(errno) : "";
+  char chunk[1 << 16];
+  for (ssize_t n; why.empty() && (n = read(in, chunk, sizeof chunk)) != 0;) {
+    if (n < 0 || write(out, chunk, static_cast<std::size_t>(n)) != n) why = to + ": " + std::strerror(errno);
+  }
+  close(in);
+  if (out >= 0 && close(out) != 0 && why.empty()) why = to + ": " + std::strerror(errno);
+  if (!why.empty()) unlink(to.c_str());
+  return why;
+}
+
 // The C view of strings that outlive it.
 std::vector<char*> pointers_to(std::vector<std::string>& strings) {
   std::vector<char*> pointers;
@@ -137,7 +155,7 @@ class SpawnSetup {
 
 }  // namespace
 
-pid_t spawn_worker(const LaunchRequest& request, WorkerPipes& pipes, std::string* error) {
+pid_t spawn_worker(const LaunchRequest& request, WorkerPipes& pipes, std::string* error, std::string* copy) {
   pid_t pid = -1;
   int spawn_error = 0;
   {
@@ -146,29 +164,38 @@ pid_t spawn_worker(const LaunchRequest& request, WorkerPipes& pipes, std::string
       *error = why;
       return -1;
     }
-    std::vector<std::string> args{request.executable};
+    // One spawn at a time (a paced pair's two sides start at once): under qemu-user, where
+    // a spawn is a fork of the whole emulator, a child now and then deadlocks before its
+    // exec, less often one at a time (docs/arm.md). A fresh copy is made inside it too.
+    static std::mutex one_spawn_at_a_time;
+    const std::lock_guard spawning(one_spawn_at_a_time);
+    std::string executable = request.executable;
+    if (!request.fresh_copy_dir.empty()) {
+      static unsigned long copies = 0;
+      executable = fmt::format("{}/w{:010}", request.fresh_copy_dir, copies++);
+      if (std::string why = copy_executable(request.executable, executable); !why.empty()) {
+        *error = "copying the worker: " + why;
+        return -1;
+      }
+      *copy = executable;
+    }
+    std::vector<std::string> args{executable};
     args.insert(args.end(), request.arguments.begin(), request.arguments.end());
     std::vector<std::string> env = environment_for(request, setup.pace_high >= 0);
     if (request.frame.strings_bytes > 0) {
       std::vector<std::string> padding =
-          frame_padding(args, env, request.executable, request.frame, request.stack_shift, error);
+          frame_padding(args, env, executable, request.frame, request.stack_shift, error);
       if (padding.empty()) return -1;
       env.insert(env.end(), padding.begin(), padding.end());
     }
     const std::vector<char*> argv = pointers_to(args), envp = pointers_to(env);
     // posix_spawn reports a failed exec only where it can use vfork; elsewhere (qemu-user
     // turns vfork into fork) the child exits 127 with the reason lost. Ask first.
-    if (access(request.executable.c_str(), X_OK) != 0) spawn_error = errno;
+    if (access(executable.c_str(), X_OK) != 0) spawn_error = errno;
     if (spawn_error == 0) {
-      // One spawn at a time (a paced pair's two sides start at once): under qemu-user, where
-      // a spawn is a fork of the whole emulator, a child now and then deadlocks before its
-      // exec, less often one at a time (docs/arm.md).
-      static std::mutex one_spawn_at_a_time;
-      const std::lock_guard spawning(one_spawn_at_a_time);
       const MaskForChild mask(request.start_cpus);
       const FixedAddresses layout(request.fixed_addresses);
-      spawn_error =
-          posix_spawn(&pid, request.executable.c_str(), &setup.actions, &setup.attributes, argv.data(), envp.data());
+      spawn_error = posix_spawn(&pid, executable.c_str(), &setup.actions, &setup.attributes, argv.data(), envp.data());
       // Set from here: glibc's spawn attributes take no SCHED_IDLE, and a thread of abench's
       // put in that class could not leave it again without privilege.
       const sched_param lowest{};

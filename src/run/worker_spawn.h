@@ -29,7 +29,8 @@ struct WorkerPipes {
 };
 
 // Spawns request.executable (never through a shell) and closes the child's ends of the
-// pipes here. Returns its pid, or -1 with *error saying why it did not start.
-pid_t spawn_worker(const LaunchRequest& request, WorkerPipes& pipes, std::string* error);
+// pipes here. Returns its pid, or -1 with *error saying why it did not start. With
+// request.fresh_copy_dir, *copy is the copy it runs from, for the caller to remove once it ends.
+pid_t spawn_worker(const LaunchRequest& request, WorkerPipes& pipes, std::string* error, std::string* copy);
 
 }  // namespace abench
