@@ -5,6 +5,7 @@
 #include <set>
 
 #include "src/run/counting_pause.h"
+#include "src/run/launch_frame.h"
 #include "src/run/launch_request.h"
 #include "src/run/orchestrator.h"
 #include "src/results/results_writers.h"
@@ -485,6 +486,53 @@ TEST(LaunchRequest, InstructionsModeSetsTheBackendsDeterministicSettingUnlessThe
       EXPECT_TRUE(conf_of(job).second.empty());
     }
   }
+}
+
+// What --layout asks of a launch reaches it: the run's frame for every worker, addresses
+// fixed unless the kernel's layout is asked for, and for the timed workers of a drawn layout
+// the round's shift and a fresh copy; counting runs shift and copy nothing.
+TEST(LaunchRequest, TheLayoutReachesEveryLaunch) {
+  Matrix m = testing::small_matrix({"system"}, 6, {64}, {1});
+  m.protocol.seed = 7;
+  m.protocol.counts = true;
+  RunResults results;
+  results.matrix = m;
+  results.protocol = m.protocol;
+  Variant v;
+  v.backend = "system";
+  results.plan = make_variant_plan(m, {v}, 7);
+  lay_out_cells(results);
+  OrchestratorHooks hooks;
+  hooks.worker_path = [](const Variant&, WorkerMode) { return std::string("abench-worker-system"); };
+  hooks.frame = {8192, 40};
+  hooks.fresh_copy_dir = "/tmp/abench-workers-test";
+  ASSERT_EQ(results.protocol.layout, LayoutMode::drawn);
+  std::set<int> shifts;
+  int timed = 0, counted = 0;
+  for (const Job& job : results.plan.jobs) {
+    const LaunchRequest r = make_launch_request(results, job, hooks);
+    EXPECT_EQ(r.frame.strings_bytes, 8192u);
+    EXPECT_TRUE(r.fixed_addresses);
+    if (job.mode == WorkerMode::time) {
+      ++timed;
+      EXPECT_EQ(r.fresh_copy_dir, hooks.fresh_copy_dir);
+      EXPECT_EQ(r.stack_shift, layout_for(results.protocol, job.round, job.mode)->stack_shift);
+      shifts.insert(r.stack_shift);
+    } else {
+      ++counted;
+      EXPECT_TRUE(r.fresh_copy_dir.empty());
+      EXPECT_EQ(r.stack_shift, 0);
+    }
+  }
+  EXPECT_GT(timed, 1);
+  EXPECT_GT(counted, 0);
+  EXPECT_GT(shifts.size(), 1u) << "each round draws its own";
+  results.protocol.layout = LayoutMode::kernel;
+  const LaunchRequest kernel = make_launch_request(results, results.plan.jobs.back(), hooks);
+  EXPECT_FALSE(kernel.fixed_addresses);
+  EXPECT_TRUE(kernel.fresh_copy_dir.empty());
+  EXPECT_EQ(kernel.stack_shift, 0);
+  EXPECT_EQ(kernel.frame.strings_bytes, 8192u) << "the frame whatever the layout";
 }
 
 }  // namespace

@@ -27,19 +27,18 @@ bool same_work(const CellSpec& a, const CellSpec& b) {
          a.alignment.requested == b.alignment.requested && a.alignment.preferred == b.alignment.preferred;
 }
 
-namespace {
-
-// SplitMix64: turns (run seed, job index) into well-spread per-process seeds.
-std::uint64_t mix(std::uint64_t x) {
+std::uint64_t mix_seed(std::uint64_t x) {
   x += 0x9e3779b97f4a7c15ull;
   x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
   x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
   return x ^ (x >> 31);
 }
 
+namespace {
+
 // The two sides of a pair share their cell-order seed (see schedule).
 std::uint64_t paired_seed(std::uint64_t seed, int round, std::size_t variant, std::size_t position) {
-  return mix(seed + static_cast<std::uint64_t>(round) * 1000003u + (variant / 2) * 7919u + position * 31u);
+  return mix_seed(seed + static_cast<std::uint64_t>(round) * 1000003u + (variant / 2) * 7919u + position * 31u);
 }
 
 }  // namespace
@@ -123,7 +122,7 @@ Plan schedule(const Matrix& m, std::vector<Variant> variants, std::uint64_t seed
                                ids.size() == 1
                                    ? static_cast<std::size_t>(ids[0]) % std::max<std::size_t>(cells_per_variant, 1)
                                    : 0)
-                 : mix(seed + (plan.jobs.size() - counting_jobs));
+                 : mix_seed(seed + (plan.jobs.size() - counting_jobs));
       plan.jobs.push_back({WorkerMode::time, round, v, std::move(ids), job_seed});
     };
     if (m.protocol.fresh_process_per_cell) {
@@ -169,10 +168,10 @@ std::vector<Job> round_jobs_for_cells(const Plan& plan, std::uint64_t seed, int 
       const WholePlanPlace at = whole_plan_place(plan, cell);
       const auto rank = static_cast<std::size_t>(std::find(order.begin(), order.end(), at.variant) - order.begin());
       // The seed a full round of processes of their own would give it (schedule above).
-      const std::uint64_t job_seed =
-          paired
-              ? paired_seed(seed, round, at.variant, at.position)
-              : mix(seed + static_cast<std::uint64_t>(round) * at.positions * variants + at.position * variants + rank);
+      const std::uint64_t job_seed = paired
+                                         ? paired_seed(seed, round, at.variant, at.position)
+                                         : mix_seed(seed + static_cast<std::uint64_t>(round) * at.positions * variants +
+                                                    at.position * variants + rank);
       jobs.push_back({WorkerMode::time, round, at.variant, {cell}, job_seed});
     }
   }

@@ -56,6 +56,10 @@ struct Plan {
   std::optional<PlanShard> shard;
 };
 
+// SplitMix64: a well-spread number from a seed and what it is for (per-process cell orders,
+// a round's layout), the same wherever and whenever it is computed.
+std::uint64_t mix_seed(std::uint64_t x);
+
 // The cells one variant of `policy` measures, in the plan's order (workload, size,
 // alignment, live count), ids from first_id: every plan lays a variant's cells out so, and a
 // cell read back from a file is checked against the one at its place (same_work).

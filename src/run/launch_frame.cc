@@ -30,14 +30,6 @@ constexpr std::size_t kMaxPadEntries = 1000;
 
 std::size_t bytes_of(std::string_view s) { return s.size() + 1; }
 
-// splitmix64: a round's draw from the run's seed, the same wherever and whenever it is made.
-std::uint64_t mix(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-
 }  // namespace
 
 FrameSize frame_for(const std::vector<Variant>& variants, const RunProtocol& protocol,
@@ -65,18 +57,18 @@ FrameSize frame_for(const std::vector<Variant>& variants, const RunProtocol& pro
   return {(bytes + 4095) / 4096 * 4096, entries};
 }
 
+bool runs_fresh_copy(const RunProtocol& protocol, WorkerMode mode) {
+  return protocol.layout == LayoutMode::drawn && mode == WorkerMode::time && !row_of(protocol.measure).callgrind;
+}
+
 std::optional<ProcessLayout> layout_for(const RunProtocol& protocol, int round, WorkerMode mode) {
   if (protocol.layout == LayoutMode::kernel) return std::nullopt;
   ProcessLayout layout;
-  if (protocol.layout == LayoutMode::drawn && mode == WorkerMode::time && !row_of(protocol.measure).callgrind) {
-    layout.seed = mix(protocol.seed ^ mix(static_cast<std::uint64_t>(round) + 1));
+  if (runs_fresh_copy(protocol, mode)) {  // the workers whose layout is drawn
+    layout.seed = mix_seed(protocol.seed ^ mix_seed(static_cast<std::uint64_t>(round) + 1));
     layout.stack_shift = static_cast<int>(layout.seed % 256) * 16;
   }
   return layout;
-}
-
-bool runs_fresh_copy(const RunProtocol& protocol, WorkerMode mode) {
-  return protocol.layout == LayoutMode::drawn && mode == WorkerMode::time && !row_of(protocol.measure).callgrind;
 }
 
 FreshCopies::FreshCopies(const RunProtocol& protocol) {

@@ -31,8 +31,9 @@ FrameSize frame_for(const std::vector<Variant>& variants, const RunProtocol& pro
 // repeat) move nothing.
 std::optional<ProcessLayout> layout_for(const RunProtocol& protocol, int round, WorkerMode mode);
 
-// Whether a worker runs from a fresh copy of its executable (LaunchRequest::fresh_copy_dir):
-// the timed workers of a drawn layout, whose code's physical pages are then drawn per process.
+// Whether a worker's layout is drawn: its stack shifted by the round's draw and its executable
+// run from a fresh copy (LaunchRequest::fresh_copy_dir), so that its code's physical pages are
+// drawn per process too. The timed, clock-measured workers of --layout drawn.
 bool runs_fresh_copy(const RunProtocol& protocol, WorkerMode mode);
 
 // The private directory (0700, under TMPDIR or /tmp) the workers' fresh copies are made in
