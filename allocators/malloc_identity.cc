@@ -4,6 +4,8 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 
 namespace abench::backend {
 
@@ -61,6 +63,21 @@ std::string canonical_text(const std::string& path) {
   const auto resolved = std::filesystem::canonical(path, ec);
   return ec ? path : resolved.string();
 }
+
+std::string content_of(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// The very file, or a byte-identical copy of it: abench runs each timed worker with its own
+// copy of its allocator's library (src/run/process_copy.h).
+bool same_object(const std::string& loaded, std::string_view built_against) {
+  const std::string expected(built_against);
+  if (canonical_text(loaded) == canonical_text(expected)) return true;
+  std::error_code ec1, ec2;
+  if (std::filesystem::file_size(loaded, ec1) != std::filesystem::file_size(expected, ec2) || ec1 || ec2) return false;
+  return content_of(loaded) == content_of(expected);
+}
 }  // namespace
 
 Identity identity_from_malloc_object(std::string name, std::string version, std::string_view expected,
@@ -82,13 +99,11 @@ Identity identity_from_malloc_object(std::string name, std::string version, std:
   if (id.malloc_object.empty()) {
     id.problem = "could not resolve the object defining malloc (dlsym/dladdr failed)";
   } else if (const char* preload = std::getenv("ABENCH_EXPECT_MALLOC_FROM");
-             !built_against.empty() && !(preload && *preload) &&
-             canonical_text(id.malloc_object) != canonical_text(std::string(built_against))) {
+             !built_against.empty() && !(preload && *preload) && !same_object(id.malloc_object, built_against)) {
     id.problem = "malloc is served by " + canonical_text(id.malloc_object) + ", but this worker was built against " +
                  canonical_text(std::string(built_against)) + " (check LD_LIBRARY_PATH, LD_PRELOAD and the rpath)";
   } else if (const std::string native = native_call ? object_of(const_cast<void*>(native_call)) : "";
-             !built_against.empty() && native_call &&
-             canonical_text(native) != canonical_text(std::string(built_against))) {
+             !built_against.empty() && native_call && !same_object(native, built_against)) {
     id.problem = "the allocator's own calls come from " + canonical_text(native) +
                  ", but this worker was built against " + canonical_text(std::string(built_against));
   } else if (file.find(expected) == std::string::npos) {

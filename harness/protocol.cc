@@ -118,7 +118,10 @@ void to_json(nlohmann::json& j, const WorkerHello& h) {
        {"git_revision", h.git_revision},
        {"subject", h.subject},
        {"entry_set", h.entry_set},
-       {"entry_calls", h.entry_calls}};
+       {"entry_calls", h.entry_calls},
+       // It accepts a byte-identical copy of the library it was built against (abench copies it
+       // per process, src/run/process_copy.h); a worker built before that would refuse one.
+       {"accepts_library_copy", true}};
   if (!h.perf_events.empty()) j["perf_events"] = h.perf_events;
   if (!h.entry_functions.empty()) j["entry_functions"] = h.entry_functions;
 }

@@ -44,8 +44,8 @@ class LaunchFrame : public ::testing::Test {
     std::filesystem::create_symlink("/bin/sh", long_sh);
     Variant variant;
     variant.env = {{"ABENCH_TEST_PADDING", std::string(3000, 'p')}};
-    frame = frame_for(
-        {variant}, RunProtocol{}, [&](const Variant&, WorkerMode) { return long_sh; }, "", "", copies.string());
+    frame = frame_for({variant}, RunProtocol{}, [&](const Variant&, WorkerMode) { return long_sh; }, "", "",
+                      {copies.string(), {}});
   }
   testing::TempDir dir;
   std::filesystem::path copies = dir.path() / "copies";

@@ -14,6 +14,7 @@
 #include "src/run/beside_cpus.h"
 #include "src/run/counting_pause.h"
 #include "src/run/launch_frame.h"
+#include "src/run/preflight.h"
 #include "src/run/orchestrator.h"
 #include "src/run/cpu_affinity.h"
 #include "src/run/process_launcher.h"
@@ -91,7 +92,8 @@ void say_before_running(const RunResults& results) {
 
 // The orchestrator's hooks: worker paths, CPUs, results on disk between workers, progress.
 OrchestratorHooks hooks_for(const RunResults& results, const Placement& placed, ResultSaver& saver,
-                            ProgressLine& progress, const std::filesystem::path& dir, const FreshCopies& copies) {
+                            ProgressLine& progress, const std::filesystem::path& dir, const FreshCopies& copies,
+                            WorkerLauncher& launcher) {
   OrchestratorHooks hooks;
   hooks.counting_cpu = placed.counting_cpu;
   if (results.protocol.counts && placed.counting_cpu < 0) {
@@ -116,8 +118,10 @@ OrchestratorHooks hooks_for(const RunResults& results, const Placement& placed, 
     make_output_subdirectory(hooks.callgrind_dir);
   }
   hooks.fresh_copy_dir = copies.dir();
+  if (!copies.dir().empty()) hooks.fresh_copy_libraries = allocator_libraries(results.plan.variants, launcher);
   hooks.frame = frame_for(results.plan.variants, results.protocol, hooks.worker_path, hooks.valgrind,
-                          row_of(results.protocol.measure).callgrind ? hooks.callgrind_dir : "", copies.dir());
+                          row_of(results.protocol.measure).callgrind ? hooks.callgrind_dir : "",
+                          {copies.dir(), hooks.fresh_copy_libraries});
   return hooks;
 }
 
@@ -169,8 +173,8 @@ RunResults execute_plan(Plan plan, const Matrix& matrix, const std::filesystem::
   ProgressLine progress(stderr_is_terminal());
   ResultSaver saver(dir);
   const FreshCopies copies(results.protocol);
-  const OrchestratorHooks hooks = hooks_for(results, placed, saver, progress, dir, copies);
   ProcessLauncher launcher;
+  const OrchestratorHooks hooks = hooks_for(results, placed, saver, progress, dir, copies, launcher);
   run_or_resume(results, dir, resume, launcher, hooks, progress);
   if (results.protocol.until_interval > 0) run_added_rounds(results, launcher, hooks, progress, started);
   progress.finish();

@@ -1,13 +1,12 @@
 #include "src/run/job_runner.h"
 
-#include "src/run/launch_frame.h"
-
 #include <algorithm>
 
 #include <fmt/format.h>
 
 #include "harness/json_fields.h"
 #include "src/run/launch_frame.h"
+#include "src/run/process_copy.h"
 #include "src/stats/statistics.h"
 #include "src/util/text.h"
 
@@ -25,6 +24,16 @@ JobRunner::JobRunner(RunResults& results, std::size_t worker, const Orchestrator
 
 double JobRunner::first_allowance() const { return allowances_.start(); }
 
+void JobRunner::name_originals(WorkerHello& hello) const {
+  const Job& job = results_.workers[worker_index_].job;
+  if (!runs_fresh_copy(results_.protocol, job.mode) || hooks_.fresh_copy_dir.empty()) return;
+  const std::string library =
+      job.variant < hooks_.fresh_copy_libraries.size() ? hooks_.fresh_copy_libraries[job.variant] : "";
+  name_files_copied_from(
+      hello, hooks_.fresh_copy_dir, [&] { return hooks_.worker_path(results_.plan.variants[job.variant], job.mode); },
+      library);
+}
+
 // Returns the seconds the worker may take for its next line.
 double JobRunner::on_line(std::string_view line) {
   WorkerRecord& worker = this->worker();
@@ -38,6 +47,7 @@ double JobRunner::on_line(std::string_view line) {
       worker.protocol_error = fmt::format("a '{}' message after 'done'", printable(type));
     } else if (type == "hello") {
       worker.hello = message.get<WorkerHello>();
+      name_originals(*worker.hello);
       announce_next();
       return allowances_.next_cell(worker.job.mode);
     } else if (type == "warm") {

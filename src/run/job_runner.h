@@ -48,6 +48,8 @@ class JobRunner {
   void record_counts(const CellCounts& counts);
   void record(const CellReport& report);
   void announce_next();
+  // A worker run from fresh copies names the files they were made from.
+  void name_originals(WorkerHello& hello) const;
 
   RunResults& results_;
   std::size_t worker_index_;  // into results_.workers, which grows while jobs run

@@ -34,17 +34,27 @@ std::size_t bytes_of(std::string_view s) { return s.size() + 1; }
 
 FrameSize frame_for(const std::vector<Variant>& variants, const RunProtocol& protocol,
                     const std::function<std::string(const Variant&, WorkerMode)>& worker_path,
-                    const std::string& valgrind, const std::string& callgrind_dir, const std::string& fresh_copy_dir) {
+                    const std::string& valgrind, const std::string& callgrind_dir, const CopiedFiles& copies) {
   std::size_t bytes = kLauncherBytes, entries = kLauncherEntries;
   for (char** e = environ; *e != nullptr; ++e) bytes += bytes_of(*e), ++entries;
   std::size_t variant_bytes = 0, variant_entries = 0;
-  for (const Variant& v : variants) {
+  const std::string& fresh_copy_dir = copies.dir;
+  for (std::size_t i = 0; i < variants.size(); ++i) {
+    const Variant& v = variants[i];
     std::size_t b = 0, n = 0;
     for (const auto& [key, value] : v.env) b += key.size() + value.size() + 2, ++n;
     if (!v.preload.empty()) b += 2 * (v.preload.size() + 64), n += 2;
     std::size_t path = 0;
     for (WorkerMode mode : {WorkerMode::time, WorkerMode::count}) path = std::max(path, worker_path(v, mode).size());
-    if (!fresh_copy_dir.empty()) path = std::max(path, fresh_copy_dir.size() + 12);       // DIR/wNNNNNNNNNN
+    if (!fresh_copy_dir.empty()) path = std::max(path, fresh_copy_dir.size() + 12);  // DIR/wNNNNNNNNNN
+    if (const std::string library = i < copies.libraries.size() ? copies.libraries[i] : ""; !library.empty()) {
+      // LD_LIBRARY_PATH=DIR/wNNNNNNNNNN.lib:what it held, or LD_PRELOAD=DIR/wNNNNNNNNNN.lib/NAME
+      // (a preload's real name, which may be longer than the name it is given by).
+      const char* inherited = std::getenv("LD_LIBRARY_PATH");
+      b += fresh_copy_dir.size() + 64 + library.size() + 256 + (inherited ? bytes_of(inherited) : 0), ++n;
+      for (const auto& [key, value] : v.env)
+        if (key == "LD_LIBRARY_PATH") b += value.size();
+    }
     b += 2 * bytes_of(std::string(path, 'x')) + bytes_of(valgrind) + bytes_of(v.plugin);  // path as argv[0], exec name
     variant_bytes = std::max(variant_bytes, b), variant_entries = std::max(variant_entries, n + 1);
   }

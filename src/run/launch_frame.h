@@ -18,12 +18,18 @@
 
 namespace abench {
 
+// Where the timed workers' fresh copies are made ("": none) and, per variant, the library
+// copied with the executable ("" or missing: none; src/run/process_copy.h).
+struct CopiedFiles {
+  std::string dir;
+  std::vector<std::string> libraries;
+};
+
 // A frame as large as the largest of the plan's variants needs, in every mode it runs in
-// (worker_path, under valgrind when callgrind_dir is not empty, from a fresh copy in
-// fresh_copy_dir when that is not empty).
+// (worker_path, under valgrind when callgrind_dir is not empty, from fresh copies).
 FrameSize frame_for(const std::vector<Variant>& variants, const RunProtocol& protocol,
                     const std::function<std::string(const Variant&, WorkerMode)>& worker_path,
-                    const std::string& valgrind, const std::string& callgrind_dir, const std::string& fresh_copy_dir);
+                    const std::string& valgrind, const std::string& callgrind_dir, const CopiedFiles& copies);
 
 // A round's layout: nothing at protocol.layout kernel. A drawn one moves the stack by a
 // multiple of 16 bytes below 4 KiB, from the run's seed and the round, so both sides of the

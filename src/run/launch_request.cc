@@ -43,7 +43,11 @@ LaunchRequest make_launch_request(const RunResults& results, const Job& job, con
   request.frame = hooks.frame;
   request.fixed_addresses = results.protocol.layout != LayoutMode::kernel;
   if (const auto layout = layout_for(results.protocol, job.round, job.mode)) request.stack_shift = layout->stack_shift;
-  if (runs_fresh_copy(results.protocol, job.mode)) request.fresh_copy_dir = hooks.fresh_copy_dir;
+  if (runs_fresh_copy(results.protocol, job.mode)) {
+    request.fresh_copy_dir = hooks.fresh_copy_dir;
+    if (job.variant < hooks.fresh_copy_libraries.size())
+      request.fresh_copy_library = hooks.fresh_copy_libraries[job.variant];
+  }
   request.stdin_text = nlohmann::json(worker_request).dump() + "\n";
   request.timeout_s = Allowances(results.protocol).start();
   if (job.mode == WorkerMode::time && row_of(results.protocol.measure).callgrind) {

@@ -71,6 +71,9 @@ struct LaunchRequest {
   // in physical memory a file's code lies is fixed while the file is cached, and two copies of
   // one binary measured against each other differed by up to 7% that way (src/run/launch_frame.h).
   std::string fresh_copy_dir = {};
+  // Not empty (with fresh_copy_dir): the shared object serving the worker's malloc, copied too
+  // and loaded from its copy (src/run/process_copy.h).
+  std::string fresh_copy_library = {};
   // Called with the worker's pid as soon as it is spawned, before anything can reap it (a
   // counting run beside the timed rounds, src/run/counting_pause.h). Should it throw, the
   // worker is killed and the exception leaves run.

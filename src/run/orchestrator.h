@@ -23,6 +23,9 @@ struct OrchestratorHooks {
   // timed workers' fresh copies are made ("": none).
   FrameSize frame = {};
   std::string fresh_copy_dir;
+  // Per variant of the plan: the shared object its timed workers' fresh copies include ("" or
+  // missing: the executable alone; src/run/preflight.h, allocator_libraries).
+  std::vector<std::string> fresh_copy_libraries;
   // >= 0: counting runs go beside the timed ones, one at a time on this CPU (never the
   // measured one) at the idle scheduling class, instead of first (src/run/beside_cpus.h).
   int counting_cpu = -1;

@@ -1,5 +1,7 @@
 #include "src/run/preflight.h"
 
+#include <filesystem>
+
 #include <fmt/format.h>
 
 #include "harness/protocol.h"
@@ -10,8 +12,15 @@
 namespace abench {
 namespace {
 
-void check_worker(const Variant& variant, WorkerMode mode, WorkerLauncher& launcher) {
+struct SelfCheck {
   LaunchRequest request;
+  LaunchOutcome outcome;
+  std::string first_line;  // on the protocol descriptor
+};
+
+SelfCheck self_check(const Variant& variant, WorkerMode mode, WorkerLauncher& launcher) {
+  SelfCheck check;
+  LaunchRequest& request = check.request;
   request.executable = worker_path(variant, mode);
   request.arguments = {"--self-check"};
   if (!variant.plugin.empty()) request.arguments.insert(request.arguments.end(), {"--plugin", variant.plugin});
@@ -21,11 +30,18 @@ void check_worker(const Variant& variant, WorkerMode mode, WorkerLauncher& launc
     request.environment.emplace_back("ABENCH_EXPECT_MALLOC_FROM", variant.preload);
   }
   request.timeout_s = 30;
-  std::string first_line;
-  const LaunchOutcome outcome = launcher.run(request, [&](std::string_view line) {
-    if (first_line.empty()) first_line = line;
+  check.outcome = launcher.run(request, [&](std::string_view line) {
+    if (check.first_line.empty()) check.first_line = line;
     return 0.0;
   });
+  return check;
+}
+
+void check_worker(const Variant& variant, WorkerMode mode, WorkerLauncher& launcher) {
+  const SelfCheck check = self_check(variant, mode, launcher);
+  const LaunchRequest& request = check.request;
+  const LaunchOutcome& outcome = check.outcome;
+  const std::string& first_line = check.first_line;
   const std::string which = fmt::format("variant '{}': {} worker {}", variant.label(),
                                         mode == WorkerMode::count ? "counting" : "timed", request.executable);
   if (!outcome.started) throw UsageError(fmt::format("{}: {}", which, describe(outcome)));
@@ -62,7 +78,32 @@ void check_worker(const Variant& variant, WorkerMode mode, WorkerLauncher& launc
                     which, backend, variant.backend, backend));
 }
 
+// The C library is every worker's, the same file on both sides of any pair.
+bool is_c_library(const std::string& object) {
+  const std::string name = std::filesystem::path(object).filename().string();
+  return name.rfind("libc.so", 0) == 0 || name.rfind("libc-", 0) == 0;
+}
+
 }  // namespace
+
+std::vector<std::string> allocator_libraries(const std::vector<Variant>& variants, WorkerLauncher& launcher) {
+  std::vector<std::string> libraries;
+  for (Variant v : variants) {
+    v.plugin.clear();  // which object serves malloc is the worker's and its environment's matter
+    const SelfCheck check = self_check(v, WorkerMode::time, launcher);
+    std::string object;
+    try {
+      const nlohmann::json hello = nlohmann::json::parse(check.first_line);
+      if (check.outcome.exit_code == 0 && hello.value("type", "") == "hello" &&
+          hello.value("accepts_library_copy", false))
+        object = hello.value("malloc_object", "");
+    } catch (const std::exception&) {
+    }
+    const bool shared_object = object.find(".so") != std::string::npos && std::filesystem::path(object).is_absolute();
+    libraries.push_back(shared_object && !is_c_library(object) ? object : "");
+  }
+  return libraries;
+}
 
 void preflight_variants(const std::vector<Variant>& variants, bool counts, WorkerLauncher& launcher) {
   for (const Variant& v : variants) {

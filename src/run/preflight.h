@@ -4,6 +4,7 @@
 // protocol version is a usage error (exit 2), not a run full of failed cells.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "src/run/launcher.h"
@@ -13,5 +14,12 @@ namespace abench {
 
 // Throws UsageError naming the variant and what its worker said.
 void preflight_variants(const std::vector<Variant>& variants, bool counts, WorkerLauncher& launcher);
+
+// The shared object serving malloc in each variant's timed worker, as its --self-check reports
+// it, for the worker's fresh copies (LaunchRequest::fresh_copy_library): "" where that is the C
+// library (the same file for every worker), no shared object, a worker built before abench
+// made copies (it would refuse one), or the self-check fails (the run then reports that
+// worker's failures as ever).
+std::vector<std::string> allocator_libraries(const std::vector<Variant>& variants, WorkerLauncher& launcher);
 
 }  // namespace abench

@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "src/run/line_splitter.h"
+#include "src/run/process_copy.h"
 #include "src/run/worker_spawn.h"
 #include "src/util/interrupt.h"
 #include "src/util/text.h"
@@ -46,10 +47,8 @@ struct ChildGuard {
 // A worker's fresh copy of its executable (LaunchRequest::fresh_copy_dir), removed once the
 // worker has ended, however run() is left.
 struct CopyRemover {
-  std::string path;
-  ~CopyRemover() {
-    if (!path.empty()) unlink(path.c_str());
-  }
+  std::vector<std::string> made;
+  ~CopyRemover() { remove_process_copy(made); }
 };
 
 // Keeps the last `limit` bytes of a stream, trimming only when twice that is held.
@@ -220,7 +219,7 @@ LaunchOutcome ProcessLauncher::run(const LaunchRequest& request, const ProtocolL
   // stdin then raises SIGPIPE, which must be an EPIPE here, not the death of abench.
   signal(SIGPIPE, SIG_IGN);
   CopyRemover copy;  // declared before the guard: the worker is reaped before its file goes
-  const pid_t pid = spawn_worker(request, pipes, &outcome.start_error, &copy.path);
+  const pid_t pid = spawn_worker(request, pipes, &outcome.start_error, &copy.made);
   if (pid < 0) {
     outcome.started = false;
     return outcome;

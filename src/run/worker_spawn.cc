@@ -17,6 +17,7 @@
 
 #include "src/run/cpu_affinity.h"
 #include "src/run/launch_frame.h"
+#include "src/run/process_copy.h"
 
 extern char** environ;
 
@@ -45,18 +46,19 @@ namespace {
 // abench's environment for a child: without what the request sets (getenv finds the first
 // of two entries, so an inherited MALLOC_CONF would beat the variant's) or what the
 // launcher sets itself.
-bool overridden(std::string_view entry, const LaunchRequest& request) {
+using Environment = std::vector<std::pair<std::string, std::string>>;
+
+bool overridden(std::string_view entry, const Environment& set) {
   const std::string_view key = entry.substr(0, entry.find('='));
   if (key == "ABENCH_PROTOCOL_FD" || key == "ABENCH_PARENT_PID" || key == "ABENCH_PACE_FD") return true;
-  return std::any_of(request.environment.begin(), request.environment.end(),
-                     [&](const auto& kv) { return kv.first == key; });
+  return std::any_of(set.begin(), set.end(), [&](const auto& kv) { return kv.first == key; });
 }
 
-std::vector<std::string> environment_for(const LaunchRequest& request, bool paced) {
+std::vector<std::string> environment_for(const Environment& set, bool paced) {
   std::vector<std::string> env;
   for (char** e = environ; *e != nullptr; ++e)
-    if (!overridden(*e, request)) env.emplace_back(*e);
-  for (const auto& [key, value] : request.environment) env.push_back(key + "=" + value);
+    if (!overridden(*e, set)) env.emplace_back(*e);
+  for (const auto& [key, value] : set) env.push_back(key + "=" + value);
   env.push_back(fmt::format("ABENCH_PROTOCOL_FD={}", kProtocolFd));
   // Fixed width: the environment's size moves the worker's stack, and instruction counts
   // follow the stack's alignment (a pid of one more digit changed them by up to 0.2%).
@@ -81,24 +83,6 @@ class FixedAddresses {
  private:
   int before_;
 };
-
-// A copy of `from` at `to`, executable by its owner alone. Both descriptors close on exec, and
-// the copy is made while no other thread spawns, so no child holds it open for writing when it
-// is executed (ETXTBSY). "" or why not.
-std::string copy_executable(const std::string& from, const std::string& to) {
-  const int in = open(from.c_str(), O_RDONLY | O_CLOEXEC);
-  if (in < 0) return from + ": " + std::strerror(errno);
-  const int out = open(to.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0700);
-  std::string why = out < 0 ? to + ": " + std::strerror(errno) : "";
-  char chunk[1 << 16];
-  for (ssize_t n; why.empty() && (n = read(in, chunk, sizeof chunk)) != 0;) {
-    if (n < 0 || write(out, chunk, static_cast<std::size_t>(n)) != n) why = to + ": " + std::strerror(errno);
-  }
-  close(in);
-  if (out >= 0 && close(out) != 0 && why.empty()) why = to + ": " + std::strerror(errno);
-  if (!why.empty()) unlink(to.c_str());
-  return why;
-}
 
 // The C view of strings that outlive it.
 std::vector<char*> pointers_to(std::vector<std::string>& strings) {
@@ -155,7 +139,8 @@ class SpawnSetup {
 
 }  // namespace
 
-pid_t spawn_worker(const LaunchRequest& request, WorkerPipes& pipes, std::string* error, std::string* copy) {
+pid_t spawn_worker(const LaunchRequest& request, WorkerPipes& pipes, std::string* error,
+                   std::vector<std::string>* copies) {
   pid_t pid = -1;
   int spawn_error = 0;
   {
@@ -169,19 +154,19 @@ pid_t spawn_worker(const LaunchRequest& request, WorkerPipes& pipes, std::string
     // exec, less often one at a time (docs/arm.md). A fresh copy is made inside it too.
     static std::mutex one_spawn_at_a_time;
     const std::lock_guard spawning(one_spawn_at_a_time);
-    std::string executable = request.executable;
+    ProcessCopy copy{request.executable, request.environment, {}};
     if (!request.fresh_copy_dir.empty()) {
-      static unsigned long copies = 0;
-      executable = fmt::format("{}/w{:010}", request.fresh_copy_dir, copies++);
-      if (std::string why = copy_executable(request.executable, executable); !why.empty()) {
+      static unsigned long made = 0;
+      if (std::string why = make_process_copy(request, made++, copy); !why.empty()) {
         *error = "copying the worker: " + why;
         return -1;
       }
-      *copy = executable;
+      *copies = copy.made;
     }
+    const std::string& executable = copy.executable;
     std::vector<std::string> args{executable};
     args.insert(args.end(), request.arguments.begin(), request.arguments.end());
-    std::vector<std::string> env = environment_for(request, setup.pace_high >= 0);
+    std::vector<std::string> env = environment_for(copy.environment, setup.pace_high >= 0);
     if (request.frame.strings_bytes > 0) {
       std::vector<std::string> padding =
           frame_padding(args, env, executable, request.frame, request.stack_shift, error);

@@ -7,6 +7,7 @@
 #include <sys/types.h>
 
 #include <string>
+#include <vector>
 
 #include "src/run/launcher.h"
 
@@ -30,7 +31,9 @@ struct WorkerPipes {
 
 // Spawns request.executable (never through a shell) and closes the child's ends of the
 // pipes here. Returns its pid, or -1 with *error saying why it did not start. With
-// request.fresh_copy_dir, *copy is the copy it runs from, for the caller to remove once it ends.
-pid_t spawn_worker(const LaunchRequest& request, WorkerPipes& pipes, std::string* error, std::string* copy);
+// request.fresh_copy_dir, *copies are the copies it runs from, for the caller to remove once
+// it ends (remove_process_copy).
+pid_t spawn_worker(const LaunchRequest& request, WorkerPipes& pipes, std::string* error,
+                   std::vector<std::string>* copies);
 
 }  // namespace abench

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -84,7 +85,21 @@ static volatile size_t far_stride = TINY_STRIDE; /* volatile: the same code in e
 static size_t far_at;
 static volatile char far_sum;
 
+/* Planted work: spins whose count is a variable, TINY_PLANTED_WORK or the environment's
+ * TINY_PLANTED_WORK, so that a build doing a fixed amount more work has its code at the same
+ * addresses (docs/statistics.md, "Power on a planted change"). Volatile: read every time. */
+#ifndef TINY_PLANTED_WORK
+#define TINY_PLANTED_WORK 0
+#endif
+static volatile int planted_work = TINY_PLANTED_WORK;
+
+__attribute__((constructor)) static void read_planted_work(void) {
+  const char* text = getenv("TINY_PLANTED_WORK");
+  if (text != NULL && *text != '\0') planted_work = atoi(text);
+}
+
 static void* tiny_allocate(size_t size, size_t align) {
+  for (volatile int spin = 0; spin < planted_work; ++spin) {}
   for (volatile int spin = 0; spin < TINY_EXTRA_WORK; ++spin) {}
   char sum = 0;
   for (int i = 0; i < TINY_READS; ++i) {
