@@ -1,6 +1,7 @@
 #include "src/run/preflight.h"
 
 #include <filesystem>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -35,6 +36,44 @@ SelfCheck self_check(const Variant& variant, WorkerMode mode, WorkerLauncher& la
     return 0.0;
   });
   return check;
+}
+
+// The C library is every worker's, the same file on both sides of any pair.
+bool is_c_library(const std::string& object) {
+  const std::string name = std::filesystem::path(object).filename().string();
+  return name.rfind("libc.so", 0) == 0 || name.rfind("libc-", 0) == 0;
+}
+
+// The shared object a self-check says serves malloc, if the worker takes a copy of it.
+std::string library_to_copy(const SelfCheck& check) {
+  std::string object;
+  try {
+    const nlohmann::json hello = nlohmann::json::parse(check.first_line);
+    if (check.outcome.exit_code == 0 && hello.value("type", "") == "hello" &&
+        hello.value("accepts_library_copy", false))
+      object = hello.value("malloc_object", "");
+  } catch (const std::exception&) {
+  }
+  const bool shared_object = object.find(".so") != std::string::npos && std::filesystem::path(object).is_absolute();
+  return shared_object && !is_c_library(object) ? object : "";
+}
+
+// What timed workers' self-checks said, by worker file (and its size and time), preload and
+// environment: the run's own start-up check (preflight_variants) spares it a second spawn,
+// which under qemu-user costs a quarter of a second.
+std::map<std::string, std::string>& libraries_seen() {
+  static std::map<std::string, std::string> seen;
+  return seen;
+}
+
+std::string self_check_key(const Variant& variant) {
+  const std::string path = worker_path(variant, WorkerMode::time);
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(path, ec);
+  const auto time = std::filesystem::last_write_time(path, ec).time_since_epoch().count();
+  std::string key = fmt::format("{}\n{}\n{}\n{}", path, size, time, variant.preload);
+  for (const auto& [k, v] : variant.env) key += "\n" + k + "=" + v;
+  return key;
 }
 
 void check_worker(const Variant& variant, WorkerMode mode, WorkerLauncher& launcher) {
@@ -76,12 +115,7 @@ void check_worker(const Variant& variant, WorkerMode mode, WorkerLauncher& launc
         fmt::format("{} is the worker of backend '{}', but the variant says backend '{}': name "
                     "backend={} in the variant",
                     which, backend, variant.backend, backend));
-}
-
-// The C library is every worker's, the same file on both sides of any pair.
-bool is_c_library(const std::string& object) {
-  const std::string name = std::filesystem::path(object).filename().string();
-  return name.rfind("libc.so", 0) == 0 || name.rfind("libc-", 0) == 0;
+  if (mode == WorkerMode::time) libraries_seen()[self_check_key(variant)] = library_to_copy(check);
 }
 
 }  // namespace
@@ -89,18 +123,13 @@ bool is_c_library(const std::string& object) {
 std::vector<std::string> allocator_libraries(const std::vector<Variant>& variants, WorkerLauncher& launcher) {
   std::vector<std::string> libraries;
   for (Variant v : variants) {
-    v.plugin.clear();  // which object serves malloc is the worker's and its environment's matter
-    const SelfCheck check = self_check(v, WorkerMode::time, launcher);
-    std::string object;
-    try {
-      const nlohmann::json hello = nlohmann::json::parse(check.first_line);
-      if (check.outcome.exit_code == 0 && hello.value("type", "") == "hello" &&
-          hello.value("accepts_library_copy", false))
-        object = hello.value("malloc_object", "");
-    } catch (const std::exception&) {
+    const std::string key = self_check_key(v);
+    if (const auto seen = libraries_seen().find(key); seen != libraries_seen().end()) {
+      libraries.push_back(seen->second);
+      continue;
     }
-    const bool shared_object = object.find(".so") != std::string::npos && std::filesystem::path(object).is_absolute();
-    libraries.push_back(shared_object && !is_c_library(object) ? object : "");
+    v.plugin.clear();  // which object serves malloc is the worker's and its environment's matter
+    libraries.push_back(libraries_seen()[key] = library_to_copy(self_check(v, WorkerMode::time, launcher)));
   }
   return libraries;
 }
