@@ -14,12 +14,14 @@ ReportModel model_with_changes() {
   m.kind = "compare";
   m.title = "t";
   m.unit = "ns/op";
-  m.changes.push_back({"A -> B", "allocate", "64 B, align 256, live 1", 0.12, 0.05, 0.2, "slower", "", {}, {}, "", ""});
   m.changes.push_back(
-      {"A -> B", "allocate", "4 KiB, align 256, live 1", 0.001, -0.01, 0.01, "same", "", {}, {}, "", ""});
+      {"A -> B", "allocate", "64 B, align 256, live 1", 0.12, 0.05, 0.2, "slower", "", {}, {}, "", "", "", {}});
   m.changes.push_back(
-      {"A -> B", "grow", "64 B, align 256, live 1", {}, {}, {}, "failed", "worker crashed", {}, {}, "", ""});
-  m.changes.push_back({"C -> D", "grow", "64 B, align 256, live 1", -0.3, -0.4, -0.2, "faster", "", {}, {}, "", ""});
+      {"A -> B", "allocate", "4 KiB, align 256, live 1", 0.001, -0.01, 0.01, "same", "", {}, {}, "", "", "", {}});
+  m.changes.push_back(
+      {"A -> B", "grow", "64 B, align 256, live 1", {}, {}, {}, "failed", "worker crashed", {}, {}, "", "", "", {}});
+  m.changes.push_back(
+      {"C -> D", "grow", "64 B, align 256, live 1", -0.3, -0.4, -0.2, "faster", "", {}, {}, "", "", "", {}});
   return m;
 }
 

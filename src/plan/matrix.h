@@ -45,6 +45,10 @@ struct RunProtocol {
   double worker_timeout_s = 0;  // 0: derived from the number of cells
   std::uint64_t seed = 0;       // 0: drawn from the clock, then recorded; also draws the layouts
   LayoutMode layout = LayoutMode::drawn;
+  // --layouts K (0: off): K layouts reused round after round (round r takes layout r mod K,
+  // its stack shift and its own copy of each variant's files), so that each cell's figure can
+  // be compared between layouts within one side (src/stats/layout_spread.h).
+  int layouts = 0;
   // --until-interval: after `processes` rounds, more rounds for the cells whose interval is
   // still wider than this (a fraction; 0: off), each cell at most max_rounds rounds
   // (src/run/adaptive_rounds.h). The interval is at interval_confidence.

@@ -135,6 +135,7 @@ void apply_measure_options(Matrix& m, const MeasureOptions& o, const std::vector
     p.fresh_process_per_cell = true;
   }
   if (o.context) use_context_protocol(p, o);
+  if (given.has("layouts")) use_layouts_protocol(p, given.has("processes"));
 }
 
 }  // namespace abench

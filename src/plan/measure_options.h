@@ -60,4 +60,9 @@ void use_paired_protocol(RunProtocol& protocol, const MeasureOptions& options, d
 // in-matrix process a round, the matrix's order, >= 6 rounds).
 void use_context_protocol(RunProtocol& protocol, const MeasureOptions& options);
 
+// --layouts K (already set in protocol): refuses what it cannot go with (a layout other than
+// drawn, exact counts, --context, adaptive rounds, fewer rounds a layout than
+// rounds_per_layout), and gives every layout that many unless --processes was given.
+void use_layouts_protocol(RunProtocol& protocol, bool processes_given);
+
 }  // namespace abench

@@ -7,6 +7,7 @@
 #include "src/plan/measure_options.h"
 #include "src/plan/protocol_rules.h"
 #include "src/util/errors.h"
+#include "src/stats/layout_spread.h"
 #include "src/stats/rank_intervals.h"
 
 namespace abench {
@@ -37,6 +38,30 @@ void use_context_protocol(RunProtocol& protocol, const MeasureOptions& o) {
   if (!o.protocol.has("processes")) protocol.processes = std::max(protocol.processes, min_rounds_for(0.95));
 }
 
+void use_layouts_protocol(RunProtocol& protocol, bool processes_given) {
+  const int k = protocol.layouts;
+  if (k == 0) return;
+  const auto refuse = [&](const std::string& why) {
+    throw UsageError(fmt::format("option --layouts: {} (allowed: 2 to {}, with --layout drawn)", why, kMaxLayouts));
+  };
+  if (protocol.layout != LayoutMode::drawn)
+    refuse(protocol.layout == LayoutMode::fixed
+               ? "--layout fixed gives every process the same layout"
+               : "--layout kernel draws a layout a process that cannot be given to another");
+  if (row_of(protocol.measure).exact) refuse("--measure instructions counts; layouts move times");
+  if (protocol.context) refuse("not with --context: measure each question in a run of its own");
+  if (protocol.until_interval > 0)
+    refuse("not with --until-interval or --budget: rounds added to some cells would give their layouts unequal turns");
+  const int rounds = rounds_per_layout(k) * k;
+  if (!processes_given)
+    protocol.processes = std::max(protocol.processes, rounds);
+  else if (protocol.processes < rounds)
+    throw UsageError(fmt::format(
+        "option --processes: {} rounds give --layouts {} fewer than {} rounds a layout, too few for the test "
+        "between layouts to reach its level; allowed: {} or more",
+        protocol.processes, k, rounds_per_layout(k), rounds));
+}
+
 void use_paired_protocol(RunProtocol& protocol, const MeasureOptions& options, double confidence) {
   if (row_of(protocol.measure).exact) return;
   if (!options.protocol.has("processes")) protocol.processes = std::max(protocol.processes, min_rounds_for(confidence));
@@ -45,6 +70,12 @@ void use_paired_protocol(RunProtocol& protocol, const MeasureOptions& options, d
     if (!options.protocol.has("min_batch_ms")) protocol.min_batch_ms = kBudgetMinBatchMs;
   }
   protocol.interval_confidence = confidence;
+  // The verdict pairs the layouts (src/verdict/pairing.h): as many as a verdict needs rounds.
+  if (protocol.layouts > 0 && protocol.layouts < min_rounds_for(confidence))
+    throw UsageError(fmt::format(
+        "option --layouts: {} layouts; a paired verdict pairs the layouts, and at {:g}% confidence it needs at "
+        "least {} of them (allowed: {} to {})",
+        protocol.layouts, 100 * confidence, min_rounds_for(confidence), min_rounds_for(confidence), kMaxLayouts));
   if (protocol.context) return;  // its processes are the plan's (use_context_protocol)
   const std::string interleave = options.interleave.value_or("batch");
   if (interleave == "process" && protocol.until_interval > 0)

@@ -57,6 +57,9 @@ std::string changes_table(const ReportModel& model) {
     if (c.threshold) note += fmt::format("{}threshold {:.1f}%", note.empty() ? "" : "; ", 100 * *c.threshold);
     if (!c.context.empty() && c.context != "-")
       note += fmt::format("{}context-sensitive: {}", note.empty() ? "" : "; ", c.context);
+    if (!c.layout.empty() && c.layout != "-")
+      note += fmt::format("{}layout-sensitive: {} ({:.1f}% apart)", note.empty() ? "" : "; ", c.layout,
+                          100 * c.layout_range.value_or(0));
     out += fmt::format(
         "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"verdict\" style=\"color:{}\">{}</td>"
         "<td>{}</td></tr>\n",

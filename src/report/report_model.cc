@@ -1,6 +1,7 @@
 #include "src/report/report_model.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <nlohmann/json.hpp>
 
@@ -132,6 +133,8 @@ Comparison read_compare(const std::filesystem::path& file, ReportModel& model) {
       change.reading = e->reading;
     }
     change.context = row.context;
+    change.layout = row.layout;
+    change.layout_range = row.layout_range;
     model.changes.push_back(std::move(change));
   }
   for (const std::string& w : c.warnings) model.warnings.push_back(w);
@@ -147,6 +150,23 @@ void check_context_marks(const Comparison& said, const std::vector<CellContext>&
     if (said.rows[i].context != derived.rows[i].context)
       throw UsageError(fmt::format("{}: field 'rows[{}].context' is '{}', but the cells of results.json make it '{}'",
                                    file, i, printable(said.rows[i].context.substr(0, 40)), derived.rows[i].context));
+}
+
+// compare.json's layout marks likewise: what the cells' layouts in results.json make them.
+void check_layout_marks(const Comparison& said, const RunResults& results, const std::string& file) {
+  for (std::size_t i = 0; i < said.rows.size(); ++i) {
+    const CompareRow& row = said.rows[i];
+    const auto cell = [&](int id) -> const CellSummary& {
+      if (id < 0 || static_cast<std::size_t>(id) >= results.cells.size())
+        throw UsageError(fmt::format("{}: rows[{}] names cell {}, which results.json does not hold", file, i, id));
+      return results.cells[static_cast<std::size_t>(id)].summary;
+    };
+    CompareRow derived;
+    mark_layout(derived, cell(row.before_cell), cell(row.after_cell), said.settings.detect);
+    if (row.layout != derived.layout)
+      throw UsageError(fmt::format("{}: field 'rows[{}].layout' is '{}', but the cells of results.json make it '{}'",
+                                   file, i, printable(row.layout.substr(0, 40)), derived.layout));
+  }
 }
 
 // A gate's cell key is backend/policy/workload/size/R:P/live.
@@ -223,6 +243,23 @@ ReportModel load_report_model(const std::filesystem::path& dir) {
   } else if (std::filesystem::exists(gate)) {
     read_gate(gate, model);
     model.kind = "gate";
+  }
+  if (comparison && comparison->layouts) {
+    if (!loaded || loaded->protocol.layouts <= 0)
+      throw UsageError(fmt::format("{}: says its cells were measured at --layouts, but {} was not", compare.string(),
+                                   results.string()));
+    check_layout_marks(*comparison, *loaded, compare.string());
+  } else if (loaded && loaded->protocol.layouts > 0 && !comparison) {
+    std::vector<std::string> moving;
+    for (const CellRecord& cell : loaded->cells)
+      if (const auto& spread = cell.summary.layout; spread && spread->sensitive(layout_margin(loaded->protocol)))
+        moving.push_back(fmt::format("{} ({:.1f}% apart)", cell_key(*loaded, cell), 100 * spread->range));
+    if (!moving.empty())
+      model.warnings.push_back(fmt::format(
+          "{} cell{} move{} with layout beyond ±{:g}% (--layouts): a change of that size there could be the layout "
+          "alone: {}",
+          moving.size(), moving.size() == 1 ? "" : "s", moving.size() == 1 ? "s" : "",
+          100 * layout_margin(loaded->protocol), fmt::join(moving, ", ")));
   }
   const bool context = loaded && loaded->protocol.context;
   if (comparison && comparison->context && !context)

@@ -35,6 +35,8 @@ struct ReportChange {
   std::optional<double> instructions_change;
   std::string reading;
   std::string context;  // compare --context: "-", "baseline", "candidate", "both"
+  std::string layout;   // compare --layouts: as context, with the range between layouts
+  std::optional<double> layout_range;
 };
 
 // --context: an in-matrix cell against the same cell in fresh processes (src/verdict/context.h).

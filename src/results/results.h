@@ -16,6 +16,7 @@
 #include "src/results/run_conditions.h"
 #include "src/plan/matrix.h"
 #include "src/plan/plan.h"
+#include "src/stats/layout_spread.h"
 #include "src/stats/statistics.h"
 
 namespace abench {
@@ -29,6 +30,7 @@ inline constexpr double kUnstableSpread = 1.5;
 struct ProcessLayout {
   std::uint64_t seed = 0;
   int stack_shift = 0;
+  int index = -1;  // --layouts K: which of the K (round mod K); -1 otherwise
   bool operator==(const ProcessLayout&) const = default;
 };
 
@@ -67,7 +69,14 @@ struct CellSummary {
   std::string count_check;
   // perf modes: each event beside the leader (and "ns"), median of the process medians
   std::map<std::string, double> counters_per_op;
+  // --layouts: how far the process medians move between layouts (none: not measured so)
+  std::optional<LayoutSpread> layout;
 };
+
+// The margin a run's cells are called layout-sensitive beyond: the interval width its rounds
+// aim at (--until-interval, or a compare's --detect under --budget), else compare's default
+// --detect (3%). A compare's verdict files use its own --detect.
+double layout_margin(const RunProtocol& protocol);
 
 struct CellRecord {
   PlannedCell cell;

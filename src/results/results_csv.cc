@@ -73,6 +73,9 @@ std::string header_row(const MetricNames& names, bool context) {
                              "status",
                              "unstable",
                              "elision_suspected",
+                             "layout_range",
+                             "layout_p",
+                             "layout_sensitive",
                              "error"});
   if (context) {
     out.pop_back();  // the header's line end: the context columns follow
@@ -113,8 +116,13 @@ std::string results_to_csv(const RunResults& r, const std::vector<CellContext>* 
                                     std::to_string(s.samples),
                                     std::to_string(s.processes)};
     for (auto& count : count_columns(record.counts)) fields.push_back(std::move(count));
-    fields.insert(fields.end(), {s.count_check, std::string(name_of(s.status)), s.unstable ? "true" : "false",
-                                 s.elision_suspected ? "true" : "false", s.error});
+    // --layouts only: empty where every process ran at one layout, or at the kernel's.
+    const auto& spread = s.layout;
+    fields.insert(fields.end(),
+                  {s.count_check, std::string(name_of(s.status)), s.unstable ? "true" : "false",
+                   s.elision_suspected ? "true" : "false", spread ? ratio(spread->range) : "",
+                   spread ? fmt::format("{:.4g}", spread->p_value) : "",
+                   spread ? (spread->sensitive(layout_margin(r.protocol)) ? "true" : "false") : "", s.error});
     if (context) {
       const auto found = context_of.find(c.id);
       if (found == context_of.end()) {

@@ -136,7 +136,10 @@ nlohmann::json process_json(const ProcessMeasurement& p, const MetricNames& name
   if (p.data_accesses_per_op) process["data_accesses_per_op"] = *p.data_accesses_per_op;
   if (!p.sample_iterations.empty()) process["sample_iterations"] = p.sample_iterations;
   if (!p.counter_samples_per_op.empty()) process["counter_samples_per_op"] = p.counter_samples_per_op;
-  if (p.layout) process["layout"] = {{"seed", p.layout->seed}, {"stack_shift", p.layout->stack_shift}};
+  if (p.layout) {
+    process["layout"] = {{"seed", p.layout->seed}, {"stack_shift", p.layout->stack_shift}};
+    if (p.layout->index >= 0) process["layout"]["index"] = p.layout->index;
+  }
   return process;
 }
 
@@ -177,6 +180,11 @@ nlohmann::json cell_json(const RunResults& r, const CellRecord& record, const Me
       {"finished_rounds", finished_rounds(record)},
       {"counting_finished", record.counting_done}};
   if (!s.counters_per_op.empty()) cell["counters_per_op"] = s.counters_per_op;
+  if (s.layout)  // from the processes' figures and layouts: written for the reader, read back never
+    cell["layout_spread"] = {{"layouts", s.layout->layouts},
+                             {"range", s.layout->range},
+                             {"p_value", s.layout->p_value},
+                             {"sensitive", s.layout->sensitive(layout_margin(r.protocol))}};
   if (record.shard > 0) {
     cell["shard"] = record.shard;
     cell["machine_fingerprint"] = record.machine_fingerprint;

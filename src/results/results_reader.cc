@@ -102,6 +102,7 @@ ProcessMeasurement process_from(const JsonField& p, const MetricNames& names, in
     m.layout = ProcessLayout{layout.at("seed").whole<std::uint64_t>(0, std::numeric_limits<std::uint64_t>::max()),
                              layout.at("stack_shift").whole<int>(0, 4095)};
     if (m.layout->stack_shift % 16 != 0) layout.at("stack_shift").fail("must be a multiple of 16");
+    if (layout.has("index")) m.layout->index = layout.at("index").whole<int>(0, kMaxLayouts - 1);
   }
   return m;
 }

@@ -39,6 +39,8 @@ std::string results_to_table(const RunResults& r) {
       note = "REFUSED: " + s.error.substr(kRefusedPrefix.size(), 110);
     if (s.unstable) note = fmt::format("UNSTABLE (>{}x) {}", kUnstableSpread, note);
     if (s.elision_suspected) note = "ELIDED? (<1 ns) " + note;
+    if (s.layout && s.layout->sensitive(layout_margin(r.protocol)))
+      note = fmt::format("LAYOUT-SENSITIVE ({:.1f}% apart) {}", 100 * s.layout->range, note);
     if (!s.count_check.empty() && s.count_check != "ok") note = "COUNTS " + s.count_check + " " + note;
     const auto& k = record.counts;
     rows.push_back(

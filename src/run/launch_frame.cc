@@ -75,7 +75,10 @@ std::optional<ProcessLayout> layout_for(const RunProtocol& protocol, int round, 
   if (protocol.layout == LayoutMode::kernel) return std::nullopt;
   ProcessLayout layout;
   if (runs_fresh_copy(protocol, mode)) {  // the workers whose layout is drawn
-    layout.seed = mix_seed(protocol.seed ^ mix_seed(static_cast<std::uint64_t>(round) + 1));
+    // --layouts K: the K layouts in turn, each drawn as its round would be.
+    if (protocol.layouts > 0) layout.index = round % protocol.layouts;
+    const int draw = protocol.layouts > 0 ? layout.index : round;
+    layout.seed = mix_seed(protocol.seed ^ mix_seed(static_cast<std::uint64_t>(draw) + 1));
     layout.stack_shift = static_cast<int>(layout.seed % 256) * 16;
   }
   return layout;

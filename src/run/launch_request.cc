@@ -7,6 +7,7 @@
 #include "allocators/backends.h"
 #include "src/run/allowances.h"
 #include "src/run/launch_frame.h"
+#include "src/run/process_copy.h"
 
 namespace abench {
 
@@ -42,9 +43,11 @@ LaunchRequest make_launch_request(const RunResults& results, const Job& job, con
   request.pace_fd = pace_fd;
   request.frame = hooks.frame;
   request.fixed_addresses = results.protocol.layout != LayoutMode::kernel;
-  if (const auto layout = layout_for(results.protocol, job.round, job.mode)) request.stack_shift = layout->stack_shift;
+  const auto layout = layout_for(results.protocol, job.round, job.mode);
+  if (layout) request.stack_shift = layout->stack_shift;
   if (runs_fresh_copy(results.protocol, job.mode)) {
     request.fresh_copy_dir = hooks.fresh_copy_dir;
+    if (layout && layout->index >= 0) request.shared_copy_name = shared_copy_name(job.variant, layout->index);
     if (job.variant < hooks.fresh_copy_libraries.size())
       request.fresh_copy_library = hooks.fresh_copy_libraries[job.variant];
   }

@@ -74,6 +74,9 @@ struct LaunchRequest {
   // Not empty (with fresh_copy_dir): the shared object serving the worker's malloc, copied too
   // and loaded from its copy (src/run/process_copy.h).
   std::string fresh_copy_library = {};
+  // Not empty (with fresh_copy_dir): the copy is this layout's (--layouts), made under this name
+  // by the first worker that needs it and kept for the others of its layout until the run ends.
+  std::string shared_copy_name = {};
   // Called with the worker's pid as soon as it is spawned, before anything can reap it (a
   // counting run beside the timed rounds, src/run/counting_pause.h). Should it throw, the
   // worker is killed and the exception leaves run.

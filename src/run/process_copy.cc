@@ -50,28 +50,38 @@ std::string copy_name(const std::string& library, bool preloaded) {
 
 }  // namespace
 
+std::string shared_copy_name(std::size_t variant, int layout) { return fmt::format("v{:04}-{:05}", variant, layout); }
+
 std::string make_process_copy(const LaunchRequest& request, unsigned long number, ProcessCopy& copy) {
   copy = ProcessCopy{};
   copy.environment = request.environment;
-  copy.executable = fmt::format("{}/w{:010}", request.fresh_copy_dir, number);
-  std::string why = copy_file(request.executable, copy.executable);
-  if (!why.empty()) return why;
-  copy.made.push_back(copy.executable);
-  if (request.fresh_copy_library.empty()) return "";
-
+  const bool shared = !request.shared_copy_name.empty();
+  copy.executable = request.fresh_copy_dir + "/" + (shared ? request.shared_copy_name : fmt::format("w{:010}", number));
   const std::string dir = copy.executable + ".lib";
-  if (mkdir(dir.c_str(), 0700) != 0) why = dir + ": " + std::strerror(errno);
   const auto preload = entry_named(copy.environment, "LD_PRELOAD");
   const bool preloaded = preload != copy.environment.end() && preload->second == request.fresh_copy_library;
-  const std::string library = dir + "/" + copy_name(request.fresh_copy_library, preloaded);
-  if (why.empty()) why = copy_file(request.fresh_copy_library, library);
-  if (!why.empty()) {
-    remove_process_copy(copy.made);
-    rmdir(dir.c_str());
-    return why;
+  const std::string library =
+      request.fresh_copy_library.empty() ? "" : dir + "/" + copy_name(request.fresh_copy_library, preloaded);
+  // A layout's copies exist once its first worker made them (spawns take turns): made whole,
+  // or, when that failed, not at all.
+  struct stat made {};
+  const bool reused = shared && lstat(copy.executable.c_str(), &made) == 0 && S_ISREG(made.st_mode);
+  std::string why = reused ? "" : copy_file(request.executable, copy.executable);
+  if (!why.empty()) return why;
+  if (!reused) copy.made.push_back(copy.executable);
+  if (!library.empty() && !reused) {
+    if (mkdir(dir.c_str(), 0700) != 0) why = dir + ": " + std::strerror(errno);
+    if (why.empty()) why = copy_file(request.fresh_copy_library, library);
+    if (!why.empty()) {
+      remove_process_copy(copy.made);
+      rmdir(dir.c_str());
+      return why;
+    }
+    copy.made.insert(copy.made.begin(), library);
+    copy.made.push_back(dir);
   }
-  copy.made.insert(copy.made.begin(), library);
-  copy.made.push_back(dir);
+  if (shared) copy.made.clear();  // kept for the layout's other workers; the run's directory goes at its end
+  if (library.empty()) return "";
   if (preloaded) {
     preload->second = library;
   } else if (auto path = entry_named(copy.environment, "LD_LIBRARY_PATH"); path != copy.environment.end()) {

@@ -23,9 +23,13 @@ struct ProcessCopy {
   std::vector<std::string> made;  // files, then their directory: what remove_process_copy removes
 };
 
-// The copies for one worker, numbered `number` (unique within the run's directory). "" or
-// why not, with nothing left behind.
+// The copies for one worker, numbered `number` (unique within the run's directory), or those of
+// its layout (request.shared_copy_name), made once and then reused, never in `made`. "" or why
+// not, with nothing left behind.
 std::string make_process_copy(const LaunchRequest& request, unsigned long number, ProcessCopy& copy);
+
+// The name of a variant's copies for one of --layouts' layouts: as long as a numbered one's.
+std::string shared_copy_name(std::size_t variant, int layout);
 
 // Removes what make_process_copy made, once the worker has ended.
 void remove_process_copy(const std::vector<std::string>& made);

@@ -88,6 +88,13 @@ void derive_from_rows(Comparison& c) {
                     "cannot support.",
                     undecided, undecided == 1 ? "" : "s", first->problem));
   }
+  if (const auto moving = std::count_if(c.rows.begin(), c.rows.end(),
+                                        [](const CompareRow& r) { return !r.layout.empty() && r.layout != "-"; });
+      moving > 0)
+    c.warnings.push_back(fmt::format(
+        "{} cell{} move{} with layout beyond ±{:g}% (--layouts; the layout column): a change of that size there "
+        "could be the layout alone, not evidence about the code",
+        moving, moving == 1 ? "" : "s", moving == 1 ? "s" : "", 100 * c.settings.detect));
   if (const auto without = std::count_if(c.rows.begin(), c.rows.end(),
                                          [](const CompareRow& r) { return !r.counts_unavailable.empty(); });
       without > 0) {
@@ -103,6 +110,14 @@ void derive_from_rows(Comparison& c) {
         fmt::format("{} cell{} without a verdict: see the rows marked failed", failed, failed == 1 ? "" : "s"));
 }
 
+void mark_layout(CompareRow& row, const CellSummary& before, const CellSummary& after, double margin) {
+  const bool b = before.layout && before.layout->sensitive(margin);
+  const bool a = after.layout && after.layout->sensitive(margin);
+  row.layout = b && a ? "both" : b ? "baseline" : a ? "candidate" : "-";
+  for (const auto& side : {before.layout, after.layout})
+    if (side) row.layout_range = std::max(row.layout_range.value_or(0.0), side->range);
+}
+
 Comparison compare_results(const RunResults& results, const VerdictSettings& settings) {
   Comparison c;
   c.settings = settings;
@@ -112,6 +127,7 @@ Comparison compare_results(const RunResults& results, const VerdictSettings& set
   c.until_interval = results.protocol.until_interval;
   c.max_rounds = results.protocol.max_rounds;
   c.budget_s = results.protocol.budget_s;
+  c.layouts = results.protocol.layouts > 0;
   const Plan& plan = results.plan;
   for (std::size_t v = 0; v + 1 < plan.variants.size(); v += 2) {
     c.baseline_labels.push_back(plan.variants[v].label());
@@ -152,6 +168,7 @@ Comparison compare_results(const RunResults& results, const VerdictSettings& set
       row.verdict = verdict_of(row.judgement->call);
       if (row.verdict == Verdict::undecided) row.problem = row.judgement->reason;
     }
+    if (c.layouts) mark_layout(row, b, a, settings.detect);
     c.rows.push_back(std::move(row));
   }
 

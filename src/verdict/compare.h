@@ -47,6 +47,11 @@ struct CompareRow {
   // compare --context: the sides on which the cell's figure depends on the cells before it
   // ("-", "baseline", "candidate", "both"; src/verdict/context.h); "" without --context
   std::string context;
+  // compare --layouts: the sides on which the cell's figure moves with layout beyond --detect
+  // ("-", "baseline", "candidate", "both"), and the wider side's range between its layouts
+  // (src/stats/layout_spread.h); "" and none without --layouts
+  std::string layout;
+  std::optional<double> layout_range;
 };
 
 struct Comparison {
@@ -67,6 +72,7 @@ struct Comparison {
   std::vector<std::string> warnings;
   bool explained = false;        // --explain: every row has its explanation
   bool context = false;          // --context: every row has its context mark
+  bool layouts = false;          // --layouts: every row has its layout mark
   bool legacy_verdicts = false;  // read from a version 1 compare.json (src/verdict/compare_file.h)
 };
 
@@ -86,6 +92,10 @@ CompareTally tally_of(const Comparison& c);
 
 // A row's verdict from its judgement's call.
 Verdict verdict_of(Call call);
+
+// --layouts: sets row.layout, the sides whose figure moves with layout beyond `margin`
+// ("-", "baseline", "candidate", "both"), and row.layout_range, the wider side's range.
+void mark_layout(CompareRow& row, const CellSummary& before, const CellSummary& after, double margin);
 
 // results must come from make_compare_plan (variant 2p baseline, 2p+1 candidate).
 Comparison compare_results(const RunResults& results, const VerdictSettings& settings);

@@ -64,6 +64,10 @@ nlohmann::json comparison_json(const Comparison& c) {
         row.counts_unavailable.empty() ? nlohmann::json(nullptr) : nlohmann::json(row.counts_unavailable);
     if (c.explained && row.explanation) put_explanation(j, *row.explanation);
     if (c.context) j["context"] = row.context;
+    if (c.layouts) {
+      j["layout"] = row.layout;
+      j["layout_range"] = row.layout_range ? nlohmann::json(*row.layout_range) : nlohmann::json(nullptr);
+    }
     rows.push_back(std::move(j));
   }
   nlohmann::json geomeans = nlohmann::json::object();
@@ -107,6 +111,7 @@ nlohmann::json comparison_json(const Comparison& c) {
       {"warnings", c.warnings}};
   if (c.explained) out["explain"] = explain_method_json();  // --explain only: other files are as they were
   if (c.context) out["context"] = true;                     // --context: every row has its "context" mark
+  if (c.layouts) out["layouts"] = true;                     // --layouts: every row has its "layout" mark
   return out;
 }
 
@@ -243,6 +248,13 @@ CompareRow row_from(const JsonField& row, const Comparison& c) {
       row.at("context").fail(
           fmt::format("is '{}' (allowed: -, baseline, candidate, both)", printable(r.context.substr(0, 40))));
   }
+  if (c.layouts) {
+    r.layout = row.at("layout").text();
+    if (r.layout != "-" && r.layout != "baseline" && r.layout != "candidate" && r.layout != "both")
+      row.at("layout").fail(
+          fmt::format("is '{}' (allowed: -, baseline, candidate, both)", printable(r.layout.substr(0, 40))));
+    if (!row.at("layout_range").json().is_null()) r.layout_range = row.at("layout_range").figure();
+  }
   return r;
 }
 
@@ -299,6 +311,7 @@ Comparison comparison_from_json(const nlohmann::json& j, const std::string& path
       root.at(key).fail(fmt::format("has {} entries for {} pairs", root.at(key).size_of_list(), pairs));
   c.explained = root.has("explain");
   c.context = root.has("context") && root.at("context").flag();
+  c.layouts = root.has("layouts") && root.at("layouts").flag();
   const JsonField rows = root.at("rows");
   for (std::size_t i = 0; i < rows.size_of_list(); ++i) c.rows.push_back(row_from(rows.at(i), c));
 

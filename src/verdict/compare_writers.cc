@@ -157,6 +157,7 @@ std::vector<std::string> table_header(const Comparison& c, bool full) {
   if (full) h.insert(h.end(), {"usable bytes", "requests"});
   h.push_back("verdict");
   if (c.context) h.push_back("context");
+  if (c.layouts) h.push_back("layout");
   if (c.explained) h.insert(h.end(), {"instr/op", "reading"});
   return h;
 }
@@ -184,6 +185,10 @@ std::vector<std::string> table_row(const Comparison& c, const CompareRow& row, b
   if (full) r.insert(r.end(), {old_new(row, usable), old_new(row, requests)});
   r.push_back(verdict_text(row));
   if (c.context) r.push_back(row.context);
+  if (c.layouts)
+    r.push_back(row.layout_range && row.layout != "-"
+                    ? fmt::format("{} ({:.1f}% apart)", row.layout, 100 * *row.layout_range)
+                    : row.layout);
   if (c.explained) r.insert(r.end(), {instructions_text(row), reading_text(row)});
   return r;
 }
@@ -268,6 +273,11 @@ std::string comparison_markdown(const Comparison& c, const std::string& appendix
     all.after +=
         "context (--context): the sides on which the cell's figure depends on the cells run before it in its "
         "process (in matrix against fresh processes of its own; Context-sensitive cells below lists them).\n\n";
+  if (c.layouts)
+    all.after += fmt::format(
+        "layout (--layouts): the sides on which the cell's figure moves with layout (its layouts' medians this far "
+        "apart, a Kruskal-Wallis test between them at p ≤ {:g}) beyond ±{:g}%; each verdict pairs the layouts.\n\n",
+        kLayoutSensitiveLevel, 100 * c.settings.detect);
   all.after += tally_text(c);
   sections.push_back(std::move(all));
   sections.push_back(folded_section("What each side ran (labels, allocators serving malloc)", provenance_text(c)));
@@ -304,6 +314,7 @@ std::string comparison_csv(const Comparison& c) {
                                   "verdict",
                                   "detectable_change"};
   if (c.context) header.push_back("context");
+  if (c.layouts) header.insert(header.end(), {"layout", "layout_range"});
   if (c.explained) {
     const auto more = explanation_csv_header();
     header.insert(header.end(), more.begin(), more.end());
@@ -342,6 +353,7 @@ std::string comparison_csv(const Comparison& c) {
         std::string(name_of(row.verdict)),
         row.verdict == Verdict::undecided ? std::string() : judged(row, &Judgement::detectable, "{:.5f}")};
     if (c.context) fields.push_back(row.context);
+    if (c.layouts) fields.insert(fields.end(), {row.layout, opt(row.layout_range)});
     if (c.explained) {
       const auto more = explanation_csv_cells(row.explanation.value_or(PairExplanation{}));
       fields.insert(fields.end(), more.begin(), more.end());

@@ -18,6 +18,27 @@ std::vector<int> rounds_of(const CellRecord& record) {
   return rounds;
 }
 
+// --layouts: the rounds at one layout ran the same copies of the files, whose placement is
+// part of what a layout is, so they are not independent draws of it: the rule pairs the
+// layouts, each side's samples at a layout those of its rounds there, in round order (so
+// that samples taken in turn stay index by index). Unchanged unless every process has a layout.
+void pool_by_layout(const CellRecord& record, ProcessSamples& samples, std::vector<int>& rounds) {
+  std::map<int, std::vector<const ProcessMeasurement*>> by_layout;
+  for (const ProcessMeasurement& p : record.processes) {
+    if (!p.layout || p.layout->index < 0) return;
+    by_layout[p.layout->index].push_back(&p);
+  }
+  samples.clear(), rounds.clear();
+  for (auto& [index, processes] : by_layout) {
+    std::sort(processes.begin(), processes.end(), [](auto* a, auto* b) { return a->round < b->round; });
+    std::vector<double> pooled;
+    for (const ProcessMeasurement* p : processes)
+      pooled.insert(pooled.end(), p->sample_ns_per_op.begin(), p->sample_ns_per_op.end());
+    samples.push_back(std::move(pooled));
+    rounds.push_back(index);
+  }
+}
+
 // A time or a count per operation is a positive finite number; anything else means it was
 // not measured (or was edited), and a change computed from it (+inf%, -nan%) must not pass
 // or fail anything.
@@ -57,6 +78,10 @@ CellPair pair_of(const RunResults& baseline, const CellRecord& before, const Run
     pair.before_rounds = rounds_of(before);
     pair.after_rounds = rounds_of(after);
     pair.samples_paired = baseline.protocol.interleave_batches && candidate.protocol.interleave_batches;
+    if (baseline.protocol.layouts > 0) {
+      pool_by_layout(before, pair.before, pair.before_rounds);
+      pool_by_layout(after, pair.after, pair.after_rounds);
+    }
   }
   pair.before_cell = &before;
   pair.after_cell = &after;

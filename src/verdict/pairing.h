@@ -35,7 +35,8 @@ struct CellPair {
   }
 };
 
-// One cell of a run's baseline side with its partner, paired by round.
+// One cell of a run's baseline side with its partner, paired by round; with --layouts, by
+// layout (each side's rounds at one layout pooled: they share that layout's copies).
 CellPair pair_in_run(const RunResults& results, const CellRecord& before, const CellRecord& after);
 
 // The two sides of one run (a compare, a side-by-side gate): each baseline cell (variant 2p)

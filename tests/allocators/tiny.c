@@ -93,9 +93,16 @@ static volatile char far_sum;
 #endif
 static volatile int planted_work = TINY_PLANTED_WORK;
 
+/* TINY_WORK_BY_STACK=N: N spins more for each step of 16 bytes (mod 4) the stack starts
+ * lower, so that the work a malloc does depends on the process's layout alone (the test of
+ * --layouts, tests/layouts_e2e_test.cc). */
 __attribute__((constructor)) static void read_planted_work(void) {
   const char* text = getenv("TINY_PLANTED_WORK");
   if (text != NULL && *text != '\0') planted_work = atoi(text);
+  const char* by_stack = getenv("TINY_WORK_BY_STACK");
+  volatile char here = 0;
+  if (by_stack != NULL && *by_stack != '\0')
+    planted_work += atoi(by_stack) * (int)(((uintptr_t)&here >> 4) & 3);
 }
 
 static void* tiny_allocate(size_t size, size_t align) {
