@@ -44,7 +44,7 @@ TEST(LayoutsEndToEnd, ACellWhoseWorkMovesWithTheStackIsFlaggedLayoutSensitive) {
   const auto results = read_json(dir.path() / "results.json");
   EXPECT_EQ(results["protocol"]["layouts"], 3);
   const auto& processes = results["cells"][0]["processes"];
-  ASSERT_EQ(processes.size(), 18u);  // 6 rounds a layout: what one layout apart needs
+  ASSERT_EQ(processes.size(), 21u);  // 7 rounds a layout: what one layout apart needs
   // Each layout the same in all its rounds; the run's seed gives its layouts stacks that
   // make different work, the precondition of the flag below.
   std::map<int, int> shift_of;
@@ -124,11 +124,11 @@ TEST(LayoutsEndToEnd, WhatLayoutsCannotGoWithIsRefusedNamingTheOption) {
     EXPECT_FALSE(std::filesystem::exists(dir.path() / "results.json"));
   };
   const std::vector<std::string> run{"run", "--variant", tiny_spec("tiny")};
-  refused(with(run, {"--layouts", "1"}), "--layouts: 1 is out of range (allowed: a whole number from 2 to 16)");
-  refused(with(run, {"--layouts", "17"}), "--layouts: 17 is out of range");
+  refused(with(run, {"--layouts", "1"}), "--layouts: 1 is out of range (allowed: a whole number from 2 to 8)");
+  refused(with(run, {"--layouts", "9"}), "--layouts: 9 is out of range");
   refused(with(run, {"--layouts", "3", "--layout", "fixed"}), "--layout fixed gives every process the same layout");
   refused(with(run, {"--layouts", "3", "--layout", "kernel"}), "--layout kernel");
-  refused(with(run, {"--layouts", "3", "--processes", "17"}), "allowed: 18 or more");
+  refused(with(run, {"--layouts", "3", "--processes", "20"}), "allowed: 21 or more");
   refused(with(run, {"--layouts", "3", "--until-interval", "5"}), "not with --until-interval");
   refused(with(run, {"--layouts", "3", "--measure", "instructions"}), "--measure instructions");
   refused({"compare", "--baseline", tiny_spec("a"), "--candidate", tiny_spec("b"), "--layouts", "3"},

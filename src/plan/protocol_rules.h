@@ -17,7 +17,7 @@ inline constexpr double kMaxBudgetSeconds = 7 * 24 * 3600;
 inline constexpr int kBudgetSamples = 5;
 inline constexpr double kBudgetMinBatchMs = 10;
 // --layouts K: at most this many layouts.
-inline constexpr int kMaxLayouts = 16;
+inline constexpr int kMaxLayouts = 8;
 inline constexpr const char* kAdaptiveRoundsRule =
     "after the plan's rounds, one more round at a time for each cell whose interval at the confidence is wider than "
     "width_percent (high - low, in percent of the figure, or percentage points of the change), or cannot reach "

@@ -26,31 +26,32 @@ std::vector<double> ranks_of(const std::vector<double>& values) {
   return ranks;
 }
 
-// How far the layout furthest from the rest lies: the largest distance of a layout's mean
-// rank from the mean of all ranks. A layout apart from alike others is its strongest case.
-double most_apart(const std::vector<double>& ranks, const std::vector<int>& group, const std::vector<int>& sizes) {
+// The part of Kruskal-Wallis' H that a relabelling changes: the sum over layouts of R^2 / n
+// (R a layout's sum of ranks). It grows with every layout whose ranks lie apart, so several
+// layouts at two or three levels (what physical placement gives, docs/measurement.md) count.
+double between_layouts(const std::vector<double>& ranks, const std::vector<int>& group, const std::vector<int>& sizes) {
   std::vector<double> sums(sizes.size(), 0.0);
   for (std::size_t i = 0; i < ranks.size(); ++i) sums[static_cast<std::size_t>(group[i])] += ranks[i];
-  const double middle = (static_cast<double>(ranks.size()) + 1) / 2;
-  double apart = 0;
-  for (std::size_t g = 0; g < sums.size(); ++g) apart = std::max(apart, std::abs(sums[g] / sizes[g] - middle));
-  return apart;
+  double h = 0;
+  for (std::size_t g = 0; g < sums.size(); ++g) h += sums[g] * sums[g] / sizes[g];
+  return h;
 }
 
 }  // namespace
 
 int rounds_per_layout(int layouts) {
-  // The case that must be found: one layout apart, the others alike. By chance one of K
-  // layouts holds the n highest or the n lowest of the K x n processes with probability at
-  // most 2K / C(Kn, n); that must lie well below the level.
-  const auto log_chance = [&](int n) {
-    const double log_ways =
-        std::lgamma(layouts * n + 1.0) - std::lgamma(n + 1.0) - std::lgamma((layouts - 1.0) * n + 1);
-    return std::log(2.0 * layouts) - log_ways;
-  };
-  int n = 3;
-  while (layouts >= 2 && log_chance(n) > std::log(kLayoutSensitiveLevel / 2)) ++n;
-  return n;
+  // The weakest case that must still be found: one layout apart, the others alike (their
+  // figures interleaved). The fewest rounds a layout at which its p-value is half the level.
+  for (int n = 3;; ++n) {
+    std::vector<double> figures;
+    std::vector<int> layout;
+    for (int i = 0; i < layouts * n; ++i) {
+      figures.push_back((i % layouts == 0 ? 2.0 : 1.0) + 1e-3 * i);
+      layout.push_back(i % layouts);
+    }
+    const auto spread = layout_spread(figures, layout);
+    if (!spread || spread->p_value <= kLayoutSensitiveLevel / 2) return n;
+  }
 }
 
 std::optional<LayoutSpread> layout_spread(const std::vector<double>& figures, const std::vector<int>& layout,
@@ -73,14 +74,14 @@ std::optional<LayoutSpread> layout_spread(const std::vector<double>& figures, co
   spread.layouts = static_cast<int>(sizes.size());
   spread.range = maximum(medians) / minimum(medians) - 1;
   const std::vector<double> ranks = ranks_of(kept);
-  const double observed = most_apart(ranks, group, sizes);
+  const double observed = between_layouts(ranks, group, sizes);
   std::mt19937_64 draw(0x1a9007);  // fixed: a file's p-value is the same every time it is read
   std::vector<int> shuffled = group;
   int as_large = 0;
   for (int i = 0; i < permutations; ++i) {
     std::shuffle(shuffled.begin(), shuffled.end(), draw);
-    // Ranks are multiples of 0.5: a tolerance keeps ties with the observed as ties.
-    if (most_apart(ranks, shuffled, sizes) >= observed - 1e-9) ++as_large;
+    // Sums of ranks are multiples of 0.5: a tolerance keeps ties with the observed as ties.
+    if (between_layouts(ranks, shuffled, sizes) >= observed - 1e-9 * observed) ++as_large;
   }
   spread.p_value = (as_large + 1.0) / (permutations + 1.0);
   return spread;

@@ -1,9 +1,9 @@
 // Whether a cell's figure moves with the layout its processes ran at (--layouts K: the K
 // layouts taken in turn round after round, so every layout has processes from the whole run
 // and a slow spell of the machine falls on all of them alike). The spread between the
-// layouts is tested against the spread within them, by ranks: how far the mean rank of the
-// layout furthest from the rest lies from the middle, with its p-value from permutations of
-// the processes' layouts, so one wild process moves it by a rank and no distribution is assumed (docs/statistics.md,
+// layouts is tested against the spread within them, by ranks: the Kruskal-Wallis statistic,
+// its p-value from permutations of the processes' layouts, so one wild process moves it by a
+// rank and no distribution is assumed (docs/statistics.md,
 // "Cells that move with layout").
 #pragma once
 
@@ -26,8 +26,8 @@ struct LayoutSpread {
   bool sensitive(double margin) const { return p_value <= kLayoutSensitiveLevel && range >= margin; }
 };
 
-// The rounds each of K layouts needs (at least 3) for the test to reach its level when one
-// layout alone moves the figure (8 for 2 layouts, 6 for 3 and 4, 5 for 5 to 7, 4 from 8 on).
+// The rounds each of K layouts needs (at least 3) for the test to reach half its level when
+// one layout alone moves the figure, the others alike: found by running the test on that case.
 int rounds_per_layout(int layouts);
 
 // figures[i] was measured at layout[i] (>= 0). None when fewer than two layouts have two
