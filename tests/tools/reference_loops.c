@@ -5,8 +5,10 @@
  * unmeasured as warm-up and once with callgrind collecting, as abench's --measure
  * instructions counts a cell. Run it as
  *   valgrind --tool=callgrind --collect-atstart=no --callgrind-out-file=F \
- *     abench-reference-loop WORKLOAD SIZE LIVE [OPS]
+ *     abench-reference-loop WORKLOAD SIZE LIVE [OPS [KEPT [FREED]]]
  * and read F's totals: instructions over ITERATIONS x LIVE operations (printed on stdout).
+ * KEPT and FREED set the heap up first, as a process that did other work before the loop has
+ * it: KEPT blocks of SIZE allocated and kept live, then FREED more allocated and freed.
  *   WORKLOAD: pair (malloc + free at once), batch (LIVE blocks, then freed in order),
  *             batch-reverse (freed in reverse order)
  * The barriers are abench's: the size hidden from the compiler, each block escaping. */
@@ -67,14 +69,18 @@ int main(int argc, char** argv) {
   const char* workload = argv[1];
   const size_t size = strtoull(argv[2], NULL, 10), live = strtoull(argv[3], NULL, 10);
   const uint64_t ops = argc > 4 ? strtoull(argv[4], NULL, 10) : 256;
+  const size_t kept = argc > 5 ? strtoull(argv[5], NULL, 10) : 0, freed = argc > 6 ? strtoull(argv[6], NULL, 10) : 0;
   if (strcmp(workload, "pair") != 0 && strcmp(workload, "batch") != 0 && strcmp(workload, "batch-reverse") != 0) {
     fprintf(stderr, "workload %s: pair, batch or batch-reverse\n", workload);
     return 2;
   }
-  if (live < 1 || live > kMaxLive || size < 1) {
-    fprintf(stderr, "LIVE 1 to %d, SIZE at least 1\n", kMaxLive);
+  if (live < 1 || live > kMaxLive || size < 1 || kept + freed > kMaxLive) {
+    fprintf(stderr, "LIVE 1 to %d, SIZE at least 1, KEPT + FREED at most %d\n", kMaxLive, kMaxLive);
     return 2;
   }
+  static void* before[kMaxLive];
+  for (size_t i = 0; i < kept + freed; ++i) escape(before[i] = malloc(hidden(size)));
+  for (size_t i = kept; i < kept + freed; ++i) free(before[i]);
   const uint64_t iterations = (ops + live - 1) / live;
   run(workload, iterations, live, size); /* warm-up, as abench's */
   CALLGRIND_TOGGLE_COLLECT;
