@@ -4,6 +4,7 @@
 // each malloc depending on where its process's stack starts, which is the layout's draw.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -22,7 +23,7 @@ using testing::read_json;
 using testing::run_cli;
 
 std::string tiny_spec(const std::string& label) {
-  return "preload=" + std::string(testing::built::kTinyV1) + ",env=TINY_WORK_BY_STACK=40,label=" + label;
+  return "preload=" + std::string(testing::built::kTinyV1) + ",env=TINY_WORK_BY_STACK=200,label=" + label;
 }
 
 std::vector<std::string> one_cell(const std::filesystem::path& out, const std::string& workloads = "pair") {
@@ -39,12 +40,15 @@ std::vector<std::string> with(std::vector<std::string> head, const std::vector<s
 TEST(LayoutsEndToEnd, ACellWhoseWorkMovesWithTheStackIsFlaggedLayoutSensitive) {
   ABENCH_SKIP_UNDER_EMULATION("an emulated worker's time is not the CPU's: the flag is a timing claim");
   testing::TempDir dir;
-  const auto r = run_cli(with({"run", "--variant", tiny_spec("tiny"), "--layouts", "3"}, one_cell(dir.path())));
+  // 10 rounds a layout, above the 7 the test needs, so that a process caught in one of this
+  // machine's slow spells does not hide the layouts' separation.
+  const auto r = run_cli(
+      with({"run", "--variant", tiny_spec("tiny"), "--layouts", "3", "--processes", "30"}, one_cell(dir.path())));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto results = read_json(dir.path() / "results.json");
   EXPECT_EQ(results["protocol"]["layouts"], 3);
   const auto& processes = results["cells"][0]["processes"];
-  ASSERT_EQ(processes.size(), 21u);  // 7 rounds a layout: what one layout apart needs
+  ASSERT_EQ(processes.size(), 30u);
   // Each layout the same in all its rounds; the run's seed gives its layouts stacks that
   // make different work, the precondition of the flag below.
   std::map<int, int> shift_of;
@@ -81,8 +85,10 @@ TEST(LayoutsEndToEnd, ARunAtOneLayoutIsNeverFlagged) {
   EXPECT_FALSE(read_json(dir.path() / "results.json")["cells"][0].contains("layout_spread"));
 }
 
-// Both sides get the same layout in each pair, so the verdict on two identical builds is not
-// a call however much the layouts move the cell, and the layout column says both sides move.
+// Both sides get the same layout in each pair, so the pairs cancel what the layouts do to the
+// cell: the change between two identical builds stays small however far apart the layouts
+// are (whether it is called is a 95% claim, 3% of cells by chance: not asserted here), the
+// verdict's pairs are the layouts, and the layout column says both sides move.
 TEST(LayoutsEndToEnd, ACompareOfTwoIdenticalSidesPairsTheLayoutsAndMarksBothSides) {
   ABENCH_SKIP_UNDER_EMULATION("an emulated worker's time is not the CPU's: the verdict is a timing claim");
   testing::TempDir dir;
@@ -94,10 +100,10 @@ TEST(LayoutsEndToEnd, ACompareOfTwoIdenticalSidesPairsTheLayoutsAndMarksBothSide
   EXPECT_TRUE(compare["layouts"].get<bool>());
   ASSERT_EQ(compare["rows"].size(), 2u);
   for (const auto& row : compare["rows"]) {
-    EXPECT_NE(row["verdict"], "slower") << row.dump();
-    EXPECT_NE(row["verdict"], "faster") << row.dump();
+    EXPECT_EQ(row["replicates"], 6) << "the pairs are the layouts, not the 48 rounds: " << row.dump();
     EXPECT_EQ(row["layout"], "both") << row.dump();
-    EXPECT_GT(row["layout_range"].get<double>(), 0.03);
+    EXPECT_GT(row["layout_range"].get<double>(), 0.5) << row.dump();
+    EXPECT_LT(std::abs(row["change"].get<double>()), 0.1) << row.dump();
   }
   const std::string md = testing::read_file(dir.path() / "compare.md");
   EXPECT_NE(md.find("| layout |"), std::string::npos);
