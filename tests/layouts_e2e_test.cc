@@ -70,6 +70,13 @@ TEST(LayoutsEndToEnd, ACellWhoseWorkMovesWithTheStackIsFlaggedLayoutSensitive) {
   EXPECT_TRUE(results["cells"][0]["layout_spread"]["sensitive"].get<bool>());
   ASSERT_EQ(run_cli({"report", dir.path().string()}).exit_code, 0);
   EXPECT_NE(testing::read_file(dir.path() / "report.html").find("moves with layout beyond"), std::string::npos);
+  // A file that regroups the processes (another layout for a round) is refused, not tested.
+  auto edited = results;
+  edited["cells"][0]["processes"][0]["layout"]["index"] = 1;
+  testing::write_json(dir.path() / "results.json", edited);
+  const auto refused = run_cli({"report", dir.path().string()});
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_NE(refused.err.find("has index 1, but round 1 of --layouts 3 is layout 0"), std::string::npos) << refused.err;
 }
 
 TEST(LayoutsEndToEnd, ARunAtOneLayoutIsNeverFlagged) {

@@ -126,9 +126,12 @@ CellSummary summarize(const CellRecord& record, int expected_processes, Measure 
     for (const auto& [event, samples] : p.counter_samples_per_op) counter_medians[event].push_back(median(samples));
   for (const auto& [event, values] : counter_medians) s.counters_per_op[event] = median(values);
   s.unstable = medians.size() > 1 && *s.process_max_ns > kUnstableSpread * *s.process_min_ns;
-  std::vector<int> layouts;
-  for (const auto& p : record.processes) layouts.push_back(p.layout ? p.layout->index : -1);
-  s.layout = layout_spread(medians, layouts);
+  // 20,000 permutations: once the cell has all its rounds, not each time a process is added.
+  if (s.status == CellStatus::ok) {
+    std::vector<int> layouts;
+    for (const auto& p : record.processes) layouts.push_back(p.layout ? p.layout->index : -1);
+    s.layout = layout_spread(medians, layouts);
+  }
   s.elision_suspected = row_of(measure).wall_clock && record.cell.spec.workload != Workload::noop &&
                         *s.ns_per_op < kMinPlausibleNsPerAllocatingOp;
   return s;

@@ -107,6 +107,16 @@ ProcessMeasurement process_from(const JsonField& p, const MetricNames& names, in
   return m;
 }
 
+// The layouts group processes for the layout test and pair them for a verdict: a number
+// other than the one --layouts gives the process's round would regroup them.
+void check_layout_index(const ProcessMeasurement& p, const RunProtocol& protocol, const JsonField& field) {
+  const int expected = protocol.layouts > 0 ? p.round % protocol.layouts : -1;
+  if (p.layout && p.layout->index != expected && (p.layout->index >= 0 || protocol.layouts > 0))
+    field.at("layout").fail(expected < 0 ? "has an index, but protocol.layouts is off"
+                                         : fmt::format("has index {}, but round {} of --layouts {} is layout {}",
+                                                       p.layout->index, p.round + 1, protocol.layouts, expected));
+}
+
 // The identity of a cell's work, whatever its side: what pairs a compare's two sides.
 using WorkKey = std::tuple<std::size_t, Workload, std::size_t, std::size_t, std::size_t, std::size_t>;
 WorkKey work_of(const PlannedCell& c) {
@@ -147,6 +157,7 @@ CellRecord cell_from(const JsonField& c, std::size_t index, const RunResults& r,
       if (cell.processes[j].round == cell.processes.back().round)
         processes.at(k).at("round").fail(
             fmt::format("is {}, a round processes[{}] measured already", cell.processes.back().round + 1, j));
+    check_layout_index(cell.processes.back(), r.protocol, processes.at(k));
   }
   cell.failures = c.at("errors").texts();
   if (c.has("refusal")) cell.refusal = c.at("refusal").text();

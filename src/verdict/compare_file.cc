@@ -192,6 +192,14 @@ void check_verdict(const JsonField& row, const CompareRow& r, const VerdictSetti
                     settings.min_effect * 100, settings.detect * 100, name_of(call)));
 }
 
+// A row's mark of the sides on which something moves (--context, --layouts).
+std::string side_mark(const JsonField& row, const char* key) {
+  std::string mark = row.at(key).text();
+  if (mark != "-" && mark != "baseline" && mark != "candidate" && mark != "both")
+    row.at(key).fail(fmt::format("is '{}' (allowed: -, baseline, candidate, both)", printable(mark.substr(0, 40))));
+  return mark;
+}
+
 CompareRow row_from(const JsonField& row, const Comparison& c) {
   CompareRow r;
   const std::size_t pairs = c.baseline_labels.size();
@@ -242,17 +250,9 @@ CompareRow row_from(const JsonField& row, const Comparison& c) {
   r.after_counts = counts_at(row.at("counts_after"));
   if (row.has("counts_unavailable")) r.counts_unavailable = row.at("counts_unavailable").text();
   if (c.explained) r.explanation = explanation_at(row, time_change_of(r));
-  if (c.context) {
-    r.context = row.at("context").text();
-    if (r.context != "-" && r.context != "baseline" && r.context != "candidate" && r.context != "both")
-      row.at("context").fail(
-          fmt::format("is '{}' (allowed: -, baseline, candidate, both)", printable(r.context.substr(0, 40))));
-  }
+  if (c.context) r.context = side_mark(row, "context");
   if (c.layouts) {
-    r.layout = row.at("layout").text();
-    if (r.layout != "-" && r.layout != "baseline" && r.layout != "candidate" && r.layout != "both")
-      row.at("layout").fail(
-          fmt::format("is '{}' (allowed: -, baseline, candidate, both)", printable(r.layout.substr(0, 40))));
+    r.layout = side_mark(row, "layout");
     if (!row.at("layout_range").json().is_null()) r.layout_range = row.at("layout_range").figure();
   }
   return r;
