@@ -35,6 +35,19 @@ function(abench_add_worker name source)
     target_compile_definitions(abench_backend_${suffix} PRIVATE ABENCH_ALLOCATOR_FILE="${arg_ALLOCATOR_FILE}")
   endif()
 
+  # The timed loops' identity (harness/timed_loop.h), named from the compiled cell_runner.cc
+  # of this backend. Linked into whatever links the backend; the backend itself does not need it.
+  set(identity_source ${CMAKE_CURRENT_BINARY_DIR}/generated/timed_loop_${suffix}.cc)
+  set(loop_object "$<FILTER:$<TARGET_OBJECTS:abench_backend_${suffix}>,INCLUDE,/cell_runner\\.cc\\.o$>")
+  add_custom_command(OUTPUT ${identity_source}
+                     COMMAND abench-timed-loop-identity ${loop_object} ${identity_source}
+                     DEPENDS abench-timed-loop-identity ${loop_object}
+                     COMMENT "abench: naming the timed loops of ${suffix}")
+  add_library(abench_timed_loop_${suffix} STATIC ${identity_source})
+  target_include_directories(abench_timed_loop_${suffix} PRIVATE ${PROJECT_SOURCE_DIR})
+  add_dependencies(abench_timed_loop_${suffix} abench_backend_${suffix})
+  target_link_libraries(abench_backend_${suffix} INTERFACE abench_timed_loop_${suffix})
+
   add_executable(abench-worker-${suffix} ${PROJECT_SOURCE_DIR}/harness/worker_main.cc)
   target_link_libraries(abench-worker-${suffix} PRIVATE abench_backend_${suffix})
   add_executable(abench-counter-${suffix} ${PROJECT_SOURCE_DIR}/harness/worker_main.cc ${PROJECT_SOURCE_DIR}/harness/interpose.cc)

@@ -116,6 +116,7 @@ void to_json(nlohmann::json& j, const WorkerHello& h) {
        {"compiler", h.compiler},
        {"cxx_flags", h.cxx_flags},
        {"git_revision", h.git_revision},
+       {"timed_loop", h.timed_loop},
        {"subject", h.subject},
        {"entry_set", h.entry_set},
        {"entry_calls", h.entry_calls},
@@ -135,6 +136,7 @@ void from_json(const nlohmann::json& j, WorkerHello& h) {
   h.compiler = j.value("compiler", "");
   h.cxx_flags = j.value("cxx_flags", "");
   h.git_revision = j.value("git_revision", "");
+  h.timed_loop = j.value("timed_loop", "");
   h.subject = j.value("subject", "");
   h.entry_set = j.value("entry_set", "");
   h.perf_events = j.value("perf_events", "");

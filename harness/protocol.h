@@ -136,6 +136,7 @@ struct WorkerHello {
   std::string compiler;
   std::string cxx_flags;
   std::string git_revision;
+  std::string timed_loop;                      // harness/timed_loop.h ("" from a worker built before it)
   std::string subject;                         // "built-in buffer model", or the plugin's name, version and kind
   std::string entry_set;                       // the entry-point set the cells call ("" before a request: --self-check)
   std::string entry_calls;                     // what that set calls for each operation

@@ -20,6 +20,7 @@
 #include "allocators/backend.h"
 #include "allocators/backends.h"
 #include "harness/build_info.h"
+#include "harness/timed_loop.h"
 #include "harness/cell_runner.h"
 #include "harness/entry_functions.h"
 #include "harness/count_runner.h"
@@ -165,6 +166,7 @@ WorkerHello hello_from(const backend::Identity& id) {
   hello.compiler = build_info().compiler;
   hello.cxx_flags = build_info().cxx_flags;
   hello.git_revision = build_info().git_revision;
+  hello.timed_loop = timed_loop_identity();
   return hello;
 }
 

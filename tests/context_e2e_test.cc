@@ -52,8 +52,10 @@ TEST(ContextEndToEnd, AHistoryDependentAllocatorIsFlaggedInItsLargeCellsAndNotIn
   EXPECT_GT(std::stod(in_matrix["4096"].at("context_change")), 1.0);  // hundreds of spins on ~20 ns
   EXPECT_GT(std::stod(in_matrix["4096"].at("context_low")), 0.0);
   EXPECT_GT(std::stod(in_matrix["4096"].at("fresh_ns_per_op")), 0.0);
-  // The small cell pays nothing either way: whatever chance flags, its change stays small.
-  EXPECT_LT(std::abs(std::stod(in_matrix["64"].at("context_change"))), 0.25);
+  // The small cell pays nothing either way: whatever chance flags (2 ms batches of a ~20 ns
+  // cell move by a third on a loaded machine), its change stays far below the large cell's.
+  EXPECT_LT(std::abs(std::stod(in_matrix["64"].at("context_change"))),
+            std::stod(in_matrix["4096"].at("context_change")) / 2);
   EXPECT_NE(r.out.find("Context-sensitive cells:"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("allocate 4096 a1:1 L1"), std::string::npos) << r.out;
   EXPECT_EQ(nlohmann::json::parse(read_file(out / "results.json"))["protocol"]["order"], "matrix");

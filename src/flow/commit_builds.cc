@@ -9,18 +9,12 @@
 
 #include "src/util/atomic_file.h"
 #include "src/util/errors.h"
+#include "src/util/fnv1a.h"
 #include "src/util/interrupt.h"
 #include "src/util/text.h"
 
 namespace abench {
 namespace {
-
-// FNV-1a: a stable name for a command across runs and machines.
-std::uint64_t fnv1a(const std::string& text) {
-  std::uint64_t hash = 14695981039346656037ull;
-  for (unsigned char c : text) hash = (hash ^ c) * 1099511628211ull;
-  return hash;
-}
 
 std::string shell_quoted(const std::string& text) {
   std::string quoted = "'";

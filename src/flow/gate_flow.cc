@@ -12,8 +12,11 @@
 #include "src/flow/verdict_files.h"
 #include "src/machine/conditions.h"
 #include "src/results/results_reader.h"
+#include "src/results/timed_loops.h"
 #include "src/results/results_writers.h"
 #include "src/run/execute.h"
+#include "src/run/preflight.h"
+#include "src/run/process_launcher.h"
 #include "src/run/worker_registry.h"
 #include "src/util/atomic_file.h"
 #include "src/util/errors.h"
@@ -85,6 +88,9 @@ Gated gate_stored_candidate(const GateRequest& r, const GateJudging& j) {
   const RunResults after = load_results(candidate_path);
   refuse_other_architecture(j.baseline, j.baseline_path, after.conditions.architecture,
                             "the candidate (" + candidate_path + ")");
+  refuse_other_timed_loops({timed_loops_of(j.baseline), "the baseline (" + j.baseline_path + ")"},
+                           {timed_loops_of(after), "the candidate (" + candidate_path + ")"}, "abench gate",
+                           "measure both with one abench build; nothing was judged");
   GateVerdict verdict =
       evaluate_gate(pair_results(j.baseline, j.baseline_path, after, candidate_path), j.rules, j.noise, j.settings);
   add_environment_warnings(verdict, j.baseline, after);
@@ -132,6 +138,12 @@ Gated gate_on_stored_figures(const GateRequest& r, const GateJudging& j, const M
                              const MeasureOptions& measure, const std::string& untrusted_workers, bool have_workers,
                              const std::vector<std::string>& command_line) {
   Plan plan = shard_if_asked(make_plan(matrix, matrix.protocol.seed), matrix, measure);
+  ProcessLauncher launcher;
+  refuse_other_timed_loops({timed_loops_of(j.baseline), "the baseline (" + j.baseline_path + ")"},
+                           {timed_loops_of(plan.variants, timed_loops(plan.variants, launcher)), "this build"},
+                           "abench gate",
+                           "store the baseline again with this build (abench run --save-baseline at the "
+                           "baseline's revision, docs/ci.md); nothing was measured");
   const auto dir = prepare_output_dir(r.out, "gate-" + matrix.name);
   const RunResults results = execute_plan(std::move(plan), matrix, dir, command_line);
   throw_if_interrupted(results, dir, nullptr);

@@ -46,9 +46,10 @@ struct Segment {
 };
 
 // The runs like the gated one since the series' last change point (the library's or where
-// the measuring abench changed): other commits' runs, measured by the gated run's abench.
+// the measuring abench changed): other commits' runs, measured by the gated run's abench and
+// timed loop (`measurer`).
 Segment segment_of(const Series& series, const RunResults& run, const std::string& commit,
-                   const std::string& revision) {
+                   const SeriesPoint& measurer) {
   std::vector<Series> prior{series};
   std::erase_if(prior[0].points, [&](const SeriesPoint& p) { return p.commit == commit || p.run == run.run_id; });
   std::size_t start = 0;
@@ -56,7 +57,7 @@ Segment segment_of(const Series& series, const RunResults& run, const std::strin
   for (const SeriesChange& c : find_changes(prior, ChangePointRule{}))
     if (c.index > start) start = c.index, segment.change_commit = c.commit;
   const auto& points = prior[0].points;
-  if (start >= points.size() || points[start].abench_revision != revision) return segment;
+  if (start >= points.size() || !same_measurer(points[start], measurer)) return segment;
   for (std::size_t i = start; i < points.size(); ++i) segment.figures.push_back(points[i].figure);
   segment.first_commit = points[start].commit;
   segment.last_commit = points.back().commit;
@@ -146,7 +147,11 @@ void judge_with_history(GateVerdict& verdict, const HistoryGating& h) {
     const auto series =
         std::find_if(all.begin(), all.end(), [&](const Series& s) { return series_of(s, run, *found->second); });
     if (series == all.end()) continue;
-    Judged j{&cell, found->second, segment_of(*series, run, h.commit, revision)};
+    SeriesPoint measurer;
+    measurer.abench_revision = revision;
+    if (const WorkerHello* hello = hello_of_variant(run, found->second->cell.variant))
+      measurer.timed_loop = hello->timed_loop;
+    Judged j{&cell, found->second, segment_of(*series, run, h.commit, measurer)};
     if (j.segment.figures.size() < kMinSegmentPoints) continue;
     judge(j, {*found->second->summary.ns_per_op}, verdict.confidence, verdict.allow_unclear);
     if (cell.outcome == GateOutcome::regression) regressed.push_back(j);

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "src/results/timed_loops.h"
 #include "src/verdict/compare.h"
 #include "src/util/atomic_file.h"
 #include "src/util/errors.h"
@@ -98,6 +99,12 @@ Plan side_by_side_plan(const std::filesystem::path& workers, const Matrix& matri
   Plan plan = make_compare_plan(matrix, baselines, candidates, matrix.protocol.seed);
   ProcessLauncher launcher;
   preflight_variants(plan.variants, false, launcher);
+  refuse_other_timed_loops(
+      {timed_loops_of(baselines, timed_loops(baselines, launcher)),
+       "the stored baseline's workers (" + workers.string() + ")"},
+      {timed_loops_of(candidates, timed_loops(candidates, launcher)), "this build"}, "abench gate",
+      "store the baseline again with this build (abench run --save-baseline at the baseline's revision, "
+      "docs/ci.md); nothing was measured");
   return plan;
 }
 

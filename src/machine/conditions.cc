@@ -18,6 +18,7 @@
 #include "harness/cpu_list.h"
 #include "src/machine/cpu_identity.h"
 #include "src/machine/virtualization.h"
+#include "src/util/fnv1a.h"
 
 namespace abench {
 namespace {
@@ -82,8 +83,9 @@ std::string fingerprint(const nlohmann::json& c) {
   auto part = [&c](const char* key) { return c.contains(key) ? c[key].dump() : std::string("null"); };
   const std::string text = part("architecture") + "|" + part("cpu_model") + "|" + part("logical_cpus") + "|" +
                            part("memory_bytes") + "|" + part("hostname") + "|" + part("kernel");
-  std::uint64_t h = 1469598103934665603ull;  // FNV-1a
-  for (unsigned char ch : text) h = (h ^ ch) * 1099511628211ull;
+  // Not FNV-1a's offset basis (a digit short) since the first fingerprint was stored: kept,
+  // so that files and stores of earlier runs still name the same machine.
+  const std::uint64_t h = fnv1a(text, 1469598103934665603ull);
   char hex[17];
   std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
   return hex;

@@ -141,6 +141,10 @@ void check_shards_belong_together(const std::vector<ShardResults>& shards, bool 
           if (va[v].value("entry_set", "") != vb[v].value("entry_set", ""))
             refuse(first, s, field + "entry_set", va[v]["entry_set"], vb[v]["entry_set"],
                    "their workers called the allocator through different entry-point sets");
+          if (va[v].value("timed_loop", "") != vb[v].value("timed_loop", ""))
+            refuse(first, s, field + "timed_loop", va[v].value("timed_loop", ""), vb[v].value("timed_loop", ""),
+                   "their workers ran different timed loops (harness/cell_runner.cc compiled otherwise), and one "
+                   "cell's figures must come from one loop");
           if (const auto key =
                   first_difference(va[v], vb[v], {"allocator_version", "malloc_object", "worker_git_revision"});
               !key.empty())

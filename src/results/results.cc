@@ -141,6 +141,11 @@ double layout_margin(const RunProtocol& protocol) {
   return protocol.until_interval > 0 ? protocol.until_interval : 0.03;
 }
 
+std::string timed_loop_phrase(std::string_view identity) {
+  return identity.empty() ? std::string("a timed loop its worker did not name (a build before abench named them)")
+                          : fmt::format("timed loop {}", identity);
+}
+
 const WorkerHello* hello_of_variant(const RunResults& results, std::size_t variant) {
   // A timed worker's first: a counting worker serves malloc through its own counting
   // wrappers, so its entry functions are those wrappers, not the allocator's.

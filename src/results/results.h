@@ -192,6 +192,10 @@ std::string cell_key(const RunResults& results, const CellRecord& cell);
 // of each variant (a counting worker where none was timed).
 const WorkerHello* hello_of_variant(const RunResults& results, std::size_t variant);
 
+// A timed loop (harness/timed_loop.h) as messages name it: "timed loop 0123456789abcdef", or
+// what a worker that named none was.
+std::string timed_loop_phrase(std::string_view identity);
+
 // What results.json keeps of a variant's worker hello, under which name: written by
 // results_to_json, read back by --resume and merge (src/run/resume.h).
 struct StoredHelloField {
@@ -203,6 +207,7 @@ inline constexpr StoredHelloField kStoredHelloFields[] = {{"allocator_version", 
                                                           {"worker_compiler", &WorkerHello::compiler},
                                                           {"worker_cxx_flags", &WorkerHello::cxx_flags},
                                                           {"worker_git_revision", &WorkerHello::git_revision},
+                                                          {"timed_loop", &WorkerHello::timed_loop},
                                                           {"subject", &WorkerHello::subject},
                                                           {"entry_set", &WorkerHello::entry_set},
                                                           {"entry_calls", &WorkerHello::entry_calls}};

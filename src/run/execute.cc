@@ -139,6 +139,7 @@ void run_or_resume(RunResults& results, const std::filesystem::path& dir, bool r
   const nlohmann::json stored = read_json_file(path, "--resume");
   lay_out_cells(results);
   restore_finished(results, stored, path);
+  check_same_timed_loops(results, timed_loops(results.plan.variants, launcher), path);
   record_run_origin(dir, results.run_id, results.command_line);  // the line it goes on with
   if (stored.contains("conditions")) {
     RunConditions first = conditions_from_json(JsonField(path, stored["conditions"], "conditions"));

@@ -44,14 +44,21 @@ bool is_c_library(const std::string& object) {
   return name.rfind("libc.so", 0) == 0 || name.rfind("libc-", 0) == 0;
 }
 
+// The hello of a self-check that passed; an empty object otherwise.
+nlohmann::json hello_of(const SelfCheck& check) {
+  try {
+    nlohmann::json hello = nlohmann::json::parse(check.first_line);
+    if (check.outcome.exit_code == 0 && hello.is_object() && hello.value("type", "") == "hello") return hello;
+  } catch (const std::exception&) {
+  }
+  return nlohmann::json::object();
+}
+
 // The shared object a self-check says serves malloc, if the worker takes a copy of it.
-std::string library_to_copy(const SelfCheck& check) {
+std::string library_to_copy(const nlohmann::json& hello) {
   std::string object;
   try {
-    const nlohmann::json hello = nlohmann::json::parse(check.first_line);
-    if (check.outcome.exit_code == 0 && hello.value("type", "") == "hello" &&
-        hello.value("accepts_library_copy", false))
-      object = hello.value("malloc_object", "");
+    if (hello.value("accepts_library_copy", false)) object = hello.value("malloc_object", "");
   } catch (const std::exception&) {
   }
   const bool shared_object = object.find(".so") != std::string::npos && std::filesystem::path(object).is_absolute();
@@ -61,8 +68,8 @@ std::string library_to_copy(const SelfCheck& check) {
 // What timed workers' self-checks said, by worker file (and its size and time), preload and
 // environment: the run's own start-up check (preflight_variants) spares it a second spawn,
 // which under qemu-user costs a quarter of a second.
-std::map<std::string, std::string>& libraries_seen() {
-  static std::map<std::string, std::string> seen;
+std::map<std::string, nlohmann::json>& hellos_seen() {
+  static std::map<std::string, nlohmann::json> seen;
   return seen;
 }
 
@@ -115,23 +122,32 @@ void check_worker(const Variant& variant, WorkerMode mode, WorkerLauncher& launc
         fmt::format("{} is the worker of backend '{}', but the variant says backend '{}': name "
                     "backend={} in the variant",
                     which, backend, variant.backend, backend));
-  if (mode == WorkerMode::time) libraries_seen()[self_check_key(variant)] = library_to_copy(check);
+  if (mode == WorkerMode::time) hellos_seen()[self_check_key(variant)] = hello_of(check);
+}
+
+const nlohmann::json& timed_hello(Variant variant, WorkerLauncher& launcher) {
+  const std::string key = self_check_key(variant);
+  if (const auto seen = hellos_seen().find(key); seen != hellos_seen().end()) return seen->second;
+  variant.plugin.clear();  // which object serves malloc is the worker's and its environment's matter
+  return hellos_seen()[key] = hello_of(self_check(variant, WorkerMode::time, launcher));
 }
 
 }  // namespace
 
 std::vector<std::string> allocator_libraries(const std::vector<Variant>& variants, WorkerLauncher& launcher) {
   std::vector<std::string> libraries;
-  for (Variant v : variants) {
-    const std::string key = self_check_key(v);
-    if (const auto seen = libraries_seen().find(key); seen != libraries_seen().end()) {
-      libraries.push_back(seen->second);
-      continue;
-    }
-    v.plugin.clear();  // which object serves malloc is the worker's and its environment's matter
-    libraries.push_back(libraries_seen()[key] = library_to_copy(self_check(v, WorkerMode::time, launcher)));
-  }
+  for (const Variant& v : variants) libraries.push_back(library_to_copy(timed_hello(v, launcher)));
   return libraries;
+}
+
+std::vector<std::string> timed_loops(const std::vector<Variant>& variants, WorkerLauncher& launcher) {
+  std::vector<std::string> loops;
+  for (const Variant& v : variants) {
+    const nlohmann::json& hello = timed_hello(v, launcher);
+    loops.push_back(
+        hello.contains("timed_loop") && hello["timed_loop"].is_string() ? hello["timed_loop"].get<std::string>() : "");
+  }
+  return loops;
 }
 
 void preflight_variants(const std::vector<Variant>& variants, bool counts, WorkerLauncher& launcher) {

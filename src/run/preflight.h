@@ -22,4 +22,8 @@ void preflight_variants(const std::vector<Variant>& variants, bool counts, Worke
 // worker's failures as ever).
 std::vector<std::string> allocator_libraries(const std::vector<Variant>& variants, WorkerLauncher& launcher);
 
+// The timed loop (harness/timed_loop.h) each variant's timed worker names in its --self-check:
+// "" where it names none (a build before abench named its loops) or the self-check fails.
+std::vector<std::string> timed_loops(const std::vector<Variant>& variants, WorkerLauncher& launcher);
+
 }  // namespace abench

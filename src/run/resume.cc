@@ -7,6 +7,7 @@
 #include "harness/json_fields.h"
 #include "src/util/errors.h"
 #include "src/util/json_file.h"
+#include "src/util/text.h"
 #include "src/results/results_reader.h"
 #include "src/results/results_writers.h"
 #include "src/run/run_origin.h"
@@ -99,6 +100,18 @@ void restore_finished(RunResults& results, const nlohmann::json& json, const std
   results.stored_hellos = stored.stored_hellos;
   results.run_id = stored.run_id;  // rounds pair within one run id
   results.started_at = stored.started_at;
+}
+
+void check_same_timed_loops(const RunResults& results, const std::vector<std::string>& loops, const std::string& path) {
+  for (std::size_t v = 0; v < results.stored_hellos.size() && v < loops.size(); ++v) {
+    const std::optional<WorkerHello>& stored = results.stored_hellos[v];
+    if (!stored || stored->timed_loop == loops[v]) continue;
+    throw UsageError(
+        fmt::format("--resume: {} measured variant '{}' with {}, and its worker now runs {} (harness/cell_runner.cc "
+                    "compiled otherwise): one cell's figures must come from one loop; run it again; nothing was run",
+                    path, results.plan.variants[v].label(), timed_loop_phrase(printable(stored->timed_loop)),
+                    timed_loop_phrase(loops[v])));
+  }
 }
 
 std::vector<Job> jobs_left(const RunResults& results) {

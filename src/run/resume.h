@@ -38,6 +38,11 @@ std::vector<std::string> without_options(const std::vector<std::string>& line,
 // stored file is read through the one reader (src/results/results_reader.h), validated.
 void restore_finished(RunResults& results, const nlohmann::json& stored, const std::string& path);
 
+// UsageError when a variant's stored figures were measured by another timed loop than the one
+// its worker runs now (`loops`, each variant's, src/run/preflight.h): one cell's figures must come
+// from one loop.
+void check_same_timed_loops(const RunResults& results, const std::vector<std::string>& loops, const std::string& path);
+
 // The plan's jobs, each without the cells it already finished; jobs with none left dropped.
 std::vector<Job> jobs_left(const RunResults& results);
 

@@ -13,6 +13,12 @@ std::string kind_of(const SeriesChange& c) {
   return c.change > 0 ? "regression" : "improvement";
 }
 
+// What changed at a boundary of abench's: its timed loop, or the rest of it.
+std::string abench_change(const SeriesChange& c) {
+  if (!c.by_abench) return "";
+  return c.loop_before == c.loop_after ? "same timed loop" : "timed loop changed";
+}
+
 std::string signed_change(double fraction) { return fmt::format("{:+.2f}%", fraction * 100); }
 
 std::string alignment_text(const Series& s) {
@@ -22,10 +28,28 @@ std::string alignment_text(const Series& s) {
 }  // namespace
 
 std::string changes_csv(const std::vector<SeriesChange>& changes) {
-  std::string out = csv_row({"commit",          "previous_commit", "change",        "kind",         "p_value",
-                             "before",          "after",           "points_before", "points_after", "detectable_change",
-                             "variant",         "backend",         "policy",        "workload",     "size",
-                             "requested_align", "preferred_align", "live",          "measure",      "machine"});
+  std::string out = csv_row({"commit",
+                             "previous_commit",
+                             "change",
+                             "kind",
+                             "p_value",
+                             "before",
+                             "after",
+                             "points_before",
+                             "points_after",
+                             "detectable_change",
+                             "variant",
+                             "backend",
+                             "policy",
+                             "workload",
+                             "size",
+                             "requested_align",
+                             "preferred_align",
+                             "live",
+                             "measure",
+                             "machine",
+                             "timed_loop_before",
+                             "timed_loop_after"});
   for (const SeriesChange& c : changes) {
     const Series& s = *c.series;
     out += csv_row({c.commit,
@@ -47,7 +71,9 @@ std::string changes_csv(const std::vector<SeriesChange>& changes) {
                     std::to_string(s.preferred),
                     std::to_string(s.live),
                     s.measure,
-                    s.machine});
+                    s.machine,
+                    c.loop_before,
+                    c.loop_after});
   }
   return out;
 }
@@ -71,7 +97,8 @@ std::string changes_markdown(const std::vector<SeriesChange>& changes, std::size
       "| live |\n|---|---|---|---:|---:|---:|---|---|---|---:|---:|---:|\n";
   for (const SeriesChange& c : changes) {
     const Series& s = *c.series;
-    out += fmt::format("| {} | {} | {} | {} | {:.4g} | {:.4g} | {} + {} | {} | {} | {} | {} | {} |\n", kind_of(c),
+    const std::string kind = c.by_abench ? fmt::format("abench ({})", abench_change(c)) : kind_of(c);
+    out += fmt::format("| {} | {} | {} | {} | {:.4g} | {:.4g} | {} + {} | {} | {} | {} | {} | {} |\n", kind,
                        markdown_text(c.commit), markdown_text(c.previous_commit), signed_change(c.change), c.before,
                        c.after, c.points_before, c.points_after, markdown_text(s.variant), markdown_text(s.workload),
                        s.size, alignment_text(s), s.live);
@@ -94,6 +121,8 @@ nlohmann::json changes_json(const std::vector<SeriesChange>& changes, std::size_
                     {"points_before", c.points_before},
                     {"points_after", c.points_after},
                     {"detectable_change", c.detectable},
+                    {"timed_loop", c.by_abench ? nlohmann::json{{"before", c.loop_before}, {"after", c.loop_after}}
+                                               : nlohmann::json(nullptr)},
                     {"cell",
                      {{"variant", s.variant},
                       {"backend", s.backend},

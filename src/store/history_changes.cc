@@ -60,14 +60,16 @@ std::vector<SeriesChange> find_changes(const std::vector<Series>& all, const Cha
     own.min_step = detectable_change(s, rule.min_step);
     std::size_t from = 0;
     for (std::size_t i = 1; i <= s.points.size(); ++i) {
-      if (i < s.points.size() && s.points[i].abench_revision == s.points[from].abench_revision) continue;
+      if (i < s.points.size() && same_measurer(s.points[i], s.points[from])) continue;
       changes_within(s, from, i, own, changes);
       // Another abench measured from i on: a boundary of its own, judged by no test.
       if (i < s.points.size()) {
         std::size_t next = i;
-        while (next < s.points.size() && s.points[next].abench_revision == s.points[i].abench_revision) ++next;
+        while (next < s.points.size() && same_measurer(s.points[next], s.points[i])) ++next;
         SeriesChange boundary = change_at(s, from, i, next);
         boundary.by_abench = true;
+        boundary.loop_before = s.points[i - 1].timed_loop;
+        boundary.loop_after = s.points[i].timed_loop;
         boundary.detectable = own.min_step;
         changes.push_back(std::move(boundary));
       }

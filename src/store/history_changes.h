@@ -23,6 +23,8 @@ struct SeriesChange {
   double detectable = 0;                // the smallest step the cell resolves
   std::size_t points_before = 0, points_after = 0;
   bool by_abench = false;  // the measuring abench changed here
+  // Where it did: the timed loops before and after (equal when only the rest of abench changed).
+  std::string loop_before, loop_after;
 };
 
 // The cell's detectable change: the median over its points of the process range over the

@@ -23,17 +23,34 @@ double number(const SqlValue& v) {
   return static_cast<double>(whole(v));
 }
 
+// The variant's timed loop in a run's stored variants (as results.json writes them); "" where the
+// run predates them or a hand-edited store holds something else.
+std::string timed_loop_of(const nlohmann::json& variants, const std::string& label) {
+  if (!variants.is_array()) return "";
+  for (const auto& v : variants)
+    if (v.is_object() && v.value("label", nlohmann::json()) == label && v.contains("timed_loop") &&
+        v["timed_loop"].is_string())
+      return v["timed_loop"].get<std::string>();
+  return "";
+}
+
 }  // namespace
+
+bool same_measurer(const SeriesPoint& a, const SeriesPoint& b) {
+  return a.abench_revision == b.abench_revision && a.timed_loop == b.timed_loop;
+}
 
 std::vector<Series> read_series(HistoryStore& store, const SeriesFilter& filter) {
   const auto rows = store.connection().run(
       "SELECT r.machine, r.measure, p.variant, p.backend, p.policy, p.workload, p.size, p.requested, p.preferred, "
-      "p.live, r.commit_rev, r.recorded_at, r.abench_revision, p.figure, p.process_figures, p.best, r.run_key "
+      "p.live, r.commit_rev, r.recorded_at, r.abench_revision, p.figure, p.process_figures, p.best, r.run_key, "
+      "r.variants "
       "FROM points p JOIN runs r ON r.run_key = p.run_key ORDER BY r.recorded_at, r.run_key",
       {});
   using Key = std::tuple<std::string, std::string, std::string, std::string, std::string, std::string, std::int64_t,
                          std::int64_t, std::int64_t, std::int64_t>;
   std::map<Key, Series> by_key;
+  std::map<std::string, nlohmann::json> run_variants;  // by run key, each parsed once
   for (const SqlRow& row : rows) {
     Series s{text(row[0]),
              text(row[1]),
@@ -49,8 +66,12 @@ std::vector<Series> read_series(HistoryStore& store, const SeriesFilter& filter)
     if (!wanted(filter.variants, s.variant) || !wanted(filter.backends, s.backend) ||
         !wanted(filter.workloads, s.workload) || !wanted(filter.sizes, s.size) || !wanted(filter.lives, s.live))
       continue;
-    SeriesPoint point{text(row[16]), text(row[10]), text(row[11]), text(row[12]), number(row[13]), 0, 0, std::nullopt};
+    SeriesPoint point{text(row[16]), text(row[10]), text(row[11]), text(row[12]), "", number(row[13]), 0, 0,
+                      std::nullopt};
     if (!std::holds_alternative<std::nullptr_t>(row[15])) point.best = number(row[15]);
+    point.timed_loop = timed_loop_of(
+        run_variants.try_emplace(point.run, nlohmann::json::parse(text(row[17]), nullptr, false)).first->second,
+        s.variant);
     // Each process's figure, as stored by abench; a store edited by hand gives the figure alone.
     const nlohmann::json processes = nlohmann::json::parse(text(row[14]), nullptr, false);
     point.process_low = point.process_high = point.figure;

@@ -16,6 +16,7 @@ struct SeriesPoint {
   std::string commit;
   std::string recorded_at;
   std::string abench_revision;  // what measured it: a change here is abench's, not the library's
+  std::string timed_loop;       // the variant's timed loop (harness/timed_loop.h); "" where unnamed
   double figure = 0;
   double process_low = 0, process_high = 0;  // the lowest and highest process figure
   std::optional<double> best;                // the fastest sample
@@ -35,5 +36,8 @@ struct SeriesFilter {
 };
 
 std::vector<Series> read_series(HistoryStore& store, const SeriesFilter& filter);
+
+// Whether two points were measured alike: by one abench, with one timed loop.
+bool same_measurer(const SeriesPoint& a, const SeriesPoint& b);
 
 }  // namespace abench
