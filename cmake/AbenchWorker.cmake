@@ -40,7 +40,7 @@ function(abench_add_worker name source)
   set(identity_source ${CMAKE_CURRENT_BINARY_DIR}/generated/timed_loop_${suffix}.cc)
   set(loop_object "$<FILTER:$<TARGET_OBJECTS:abench_backend_${suffix}>,INCLUDE,/cell_runner\\.cc\\.o$>")
   add_custom_command(OUTPUT ${identity_source}
-                     COMMAND abench-timed-loop-identity ${loop_object} ${identity_source}
+                     COMMAND $<TARGET_FILE:abench-timed-loop-identity> ${loop_object} ${identity_source}
                      DEPENDS abench-timed-loop-identity ${loop_object}
                      COMMENT "abench: naming the timed loops of ${suffix}")
   add_library(abench_timed_loop_${suffix} STATIC ${identity_source})
