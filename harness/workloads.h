@@ -217,9 +217,12 @@ inline void run_one_iteration(const Context& c, Slots& slots, Live live) {
 // that at least 8 operations share one loop branch (docs/decisions.md, "The outer loop's
 // unrolling").
 // The context is a local copy: where no barrier clobbers memory (pair), its fields stay in
-// registers instead of being read again after every call into the allocator.
+// registers instead of being read again after every call into the allocator. Flattened:
+// every call but the allocator's is inlined, where GCC otherwise inlines some of the unrolled
+// iterations and calls the others out of line (docs/measurement.md, "What the harness adds").
 template <Workload W, std::size_t L, class Context>
-void run_iterations_of(const Context& context, BufferSlots<typename Context::Buffer>& slots, std::uint64_t iterations) {
+[[gnu::flatten]] void run_iterations_of(const Context& context, BufferSlots<typename Context::Buffer>& slots,
+                                        std::uint64_t iterations) {
   constexpr std::integral_constant<std::size_t, L> live{};
   constexpr std::integral_constant<std::size_t, L >= 8 ? 1 : 8 / L> unroll{};
   const Context c = context;
@@ -229,10 +232,21 @@ void run_iterations_of(const Context& context, BufferSlots<typename Context::Buf
   for (; it < iterations; ++it) run_one_iteration<W>(c, slots, live);
 }
 
+// The outer loop at a live count known only when running (above 8): the same, with a local
+// copy of the context, flattened; its inner loops over the blocks amortize the branch.
+template <Workload W, class Context>
+[[gnu::flatten]] void run_iterations_at_any_live(const Context& context, BufferSlots<typename Context::Buffer>& slots,
+                                                 std::uint64_t iterations) {
+  const Context c = context;
+  const std::size_t live = c.live;
+  for (std::uint64_t it = 0; it < iterations; ++it) run_one_iteration<W>(c, slots, live);
+}
+
 // The timed loop. Kept small on purpose: only the workload's operations live here. Live
 // counts up to 8 (the default matrix's 1, the pair matrix's 1 to 8) are compiled one by
-// one; larger ones share the runtime loop, whose unrolled inner loops already amortize
-// the branch.
+// one; larger ones share the runtime loop. Not itself flattened: inlining the loops into
+// the dispatch made the pair's own code 36 instructions an operation where flattening the
+// loops makes it 8 to 9.
 template <Workload W, class Context>
 void run_iterations(const Context& c, BufferSlots<typename Context::Buffer>& slots, std::uint64_t iterations) {
   switch (c.live) {
@@ -240,10 +254,8 @@ void run_iterations(const Context& c, BufferSlots<typename Context::Buffer>& slo
     case 2: return run_iterations_of<W, 2>(c, slots, iterations);
     case 4: return run_iterations_of<W, 4>(c, slots, iterations);
     case 8: return run_iterations_of<W, 8>(c, slots, iterations);
-    default: break;
+    default: return run_iterations_at_any_live<W>(c, slots, iterations);
   }
-  const std::size_t live = c.live;
-  for (std::uint64_t it = 0; it < iterations; ++it) run_one_iteration<W>(c, slots, live);
 }
 
 // Calls f(std::integral_constant<Workload, W>{}) for the runtime workload w, so loops
