@@ -57,6 +57,20 @@ void give_other_loop_in(const std::filesystem::path& results, const std::string&
   write_json(results, json);
 }
 
+// A copy of `worker` at `to` whose identity bytes name another loop, as a worker built from
+// another cell_runner.cc would; false when the worker does not hold `loop`.
+bool copy_with_other_loop(const std::filesystem::path& worker, const std::string& loop,
+                          const std::filesystem::path& to) {
+  std::string bytes = read_file(worker);
+  const auto at = bytes.find(loop);
+  if (loop.empty() || at == std::string::npos) return false;
+  bytes.replace(at, loop.size(), kOtherLoop);
+  std::filesystem::remove(to);
+  std::ofstream(to, std::ios::binary) << bytes;
+  std::filesystem::permissions(to, std::filesystem::perms::owner_all);
+  return true;
+}
+
 TEST(TimedLoopEndToEnd, EachWorkerNamesItsLoopAndEveryResultKeepsIt) {
   testing::TempDir dir;
   ASSERT_EQ(run_cli(brief_cell_run(dir.path() / "a", "system,jemalloc")).exit_code, 0);
@@ -146,18 +160,9 @@ TEST(TimedLoopEndToEnd, TheGateRefusesABaselineAnotherLoopMeasured) {
   EXPECT_NE(files.err.find("timed loop " + own), std::string::npos) << files.err;
   EXPECT_FALSE(std::filesystem::exists(dir.path() / "g1" / "gate.json"));
 
-  // The stored worker measured again beside this build's: its bytes name another loop, as a
-  // worker built from another cell_runner.cc would.
-  std::string worker = read_file(stored / "workers" / "abench-worker-system");
-  const auto at = worker.find(own);
-  ASSERT_NE(at, std::string::npos);
-  worker.replace(at, own.size(), kOtherLoop);
-  std::filesystem::remove(stored / "workers" / "abench-worker-system");
-  {
-    std::ofstream out(stored / "workers" / "abench-worker-system", std::ios::binary);
-    out << worker;
-  }
-  std::filesystem::permissions(stored / "workers" / "abench-worker-system", std::filesystem::perms::owner_all);
+  // The stored worker measured again beside this build's: its bytes name another loop.
+  const auto stored_worker = stored / "workers" / "abench-worker-system";
+  ASSERT_TRUE(copy_with_other_loop(stored_worker, own, stored_worker));
   const CliResult side = run_cli({"gate", "--baseline", name, "--out", (dir.path() / "g2").string()});
   EXPECT_EQ(side.exit_code, 2) << side.err;
   EXPECT_NE(side.err.find("stored baseline's workers"), std::string::npos) << side.err;
@@ -172,6 +177,51 @@ TEST(TimedLoopEndToEnd, TheGateRefusesABaselineAnotherLoopMeasured) {
   EXPECT_NE(figures.err.find("this build"), std::string::npos) << figures.err;
   EXPECT_FALSE(std::filesystem::exists(dir.path() / "g3" / "results.json")) << "nothing was measured";
   std::filesystem::remove_all(stored);
+}
+
+// A compare of two workers whose loops differ measures them and says so: part of the change
+// may be abench's.
+TEST(TimedLoopEndToEnd, ACompareOfTwoLoopsSaysSo) {
+  testing::TempDir dir;
+  ASSERT_EQ(run_cli(brief_cell_run(dir.path() / "a", "system")).exit_code, 0);
+  const std::string own = timed_loop_in(read_json(dir.path() / "a" / "results.json"), "system");
+  const auto other = dir.path() / "abench-worker-system";
+  ASSERT_TRUE(copy_with_other_loop(testing::built::kWorkerSystem, own, other));
+  const auto out = dir.path() / "c";
+  const CliResult r = run_cli({"compare",
+                               "--baseline",
+                               "exe=" + other.string() + ",label=old",
+                               "--candidate",
+                               "backend=system,label=new",
+                               "--matrix",
+                               "quick",
+                               "--workload",
+                               "pair",
+                               "--size",
+                               "64",
+                               "--align",
+                               "16",
+                               "--live",
+                               "1",
+                               "--samples",
+                               "3",
+                               "--min-batch-ms",
+                               "0.2",
+                               "--no-counts",
+                               "--no-report",
+                               "--out",
+                               out.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto compared = read_json(out / "compare.json");
+  EXPECT_EQ(compared["baseline_timed_loops"], nlohmann::json::array({kOtherLoop}));
+  EXPECT_EQ(compared["candidate_timed_loops"], nlohmann::json::array({own}));
+  const std::string md = read_file(out / "compare.md");
+  EXPECT_NE(md.find("ran different timed loops"), std::string::npos) << md;
+  EXPECT_NE(md.find(own), std::string::npos) << md;
+  // Read back, the warning is the file's: the report shows it.
+  const CliResult report = run_cli({"report", out.string()});
+  EXPECT_EQ(report.exit_code, 0) << report.err;
+  EXPECT_NE(read_file(out / "report.html").find("ran different timed loops"), std::string::npos);
 }
 
 // Two runs of one build and a third whose file says another loop measured it: the history

@@ -146,6 +146,10 @@ std::string timed_loop_phrase(std::string_view identity) {
                           : fmt::format("timed loop {}", identity);
 }
 
+bool is_timed_loop_or_empty(std::string_view text) {
+  return text.empty() || (text.size() == 16 && text.find_first_not_of("0123456789abcdef") == std::string_view::npos);
+}
+
 const WorkerHello* hello_of_variant(const RunResults& results, std::size_t variant) {
   // A timed worker's first: a counting worker serves malloc through its own counting
   // wrappers, so its entry functions are those wrappers, not the allocator's.

@@ -195,6 +195,9 @@ const WorkerHello* hello_of_variant(const RunResults& results, std::size_t varia
 // A timed loop (harness/timed_loop.h) as messages name it: "timed loop 0123456789abcdef", or
 // what a worker that named none was.
 std::string timed_loop_phrase(std::string_view identity);
+// Whether text is what a worker names a timed loop by (16 lowercase hex digits), or empty: what
+// files may hold where one is read back.
+bool is_timed_loop_or_empty(std::string_view text);
 
 // What results.json keeps of a variant's worker hello, under which name: written by
 // results_to_json, read back by --resume and merge (src/run/resume.h).

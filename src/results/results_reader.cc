@@ -54,8 +54,7 @@ Variant variant_from(const JsonField& v, std::optional<WorkerHello>& hello) {
     for (const StoredHelloField& field : kStoredHelloFields)
       if (v.has(field.key)) h.*field.member = v.at(field.key).text();
     // Compared across files (resume, merge, gate, history): the form a worker gives it, or none.
-    if (!h.timed_loop.empty() &&
-        (h.timed_loop.size() != 16 || h.timed_loop.find_first_not_of("0123456789abcdef") != std::string::npos))
+    if (!is_timed_loop_or_empty(h.timed_loop))
       v.at("timed_loop").fail("must be 16 lowercase hex digits (harness/timed_loop.h), or empty");
     if (v.has("entry_functions")) {
       const JsonField functions = v.at("entry_functions");

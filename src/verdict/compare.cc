@@ -103,6 +103,14 @@ void derive_from_rows(Comparison& c) {
     c.warnings.push_back(fmt::format("counts unavailable in {} cell{} (timings and verdicts stand): {}", without,
                                      without == 1 ? "" : "s", first->counts_unavailable.substr(0, 400)));
   }
+  for (std::size_t p = 0; p < c.baseline_loops.size() && p < c.candidate_loops.size(); ++p)
+    if (c.baseline_loops[p] != c.candidate_loops[p])
+      c.warnings.push_back(fmt::format(
+          "'{}' and '{}' ran different timed loops ({}; {}): their workers were built from different abench code, so "
+          "part of any change may be abench's loop, not the allocator's (docs/measurement.md, \"Which loop measured "
+          "it\")",
+          c.baseline_labels[p], c.candidate_labels[p], timed_loop_phrase(c.baseline_loops[p]),
+          timed_loop_phrase(c.candidate_loops[p])));
   if (const auto failed =
           std::count_if(c.rows.begin(), c.rows.end(), [](const CompareRow& r) { return r.verdict == Verdict::failed; });
       failed > 0)
@@ -134,6 +142,10 @@ Comparison compare_results(const RunResults& results, const VerdictSettings& set
     c.candidate_labels.push_back(plan.variants[v + 1].label());
     c.baseline_allocators.push_back(allocator_of(results, v));
     c.candidate_allocators.push_back(allocator_of(results, v + 1));
+    for (const auto& [side, variant] : {std::pair{&c.baseline_loops, v}, std::pair{&c.candidate_loops, v + 1}}) {
+      const WorkerHello* hello = hello_of_variant(results, variant);
+      side->push_back(hello != nullptr ? hello->timed_loop : "");
+    }
     c.pair_backends.push_back(plan.variants[v].backend == plan.variants[v + 1].backend
                                   ? plan.variants[v].backend
                                   : plan.variants[v].backend + "->" + plan.variants[v + 1].backend);

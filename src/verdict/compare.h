@@ -65,6 +65,8 @@ struct Comparison {
   std::vector<std::string> baseline_labels, candidate_labels;  // one per pair
   // What each side's workers said serves malloc: version and file ("" if none started).
   std::vector<std::string> baseline_allocators, candidate_allocators;
+  // Each side's timed loop (harness/timed_loop.h), "" where its workers named none.
+  std::vector<std::string> baseline_loops, candidate_loops;
   std::vector<std::string> pair_backends;
   std::vector<CompareRow> rows;
   std::map<std::string, double> geomean_change_by_backend;  // exp(mean log ratio) - 1

@@ -36,6 +36,19 @@ void put_change(nlohmann::json& j, const std::optional<Judgement>& judgement, co
   if (!problem.empty()) j["problem"] = problem;
 }
 
+namespace {
+// Each side's timed loops where workers named them (harness/timed_loop.h); a file of runs before
+// them is as it was.
+void add_timed_loops(nlohmann::json& out, const Comparison& c) {
+  const auto named = [](const std::vector<std::string>& loops) {
+    return std::any_of(loops.begin(), loops.end(), [](const std::string& l) { return !l.empty(); });
+  };
+  if (!named(c.baseline_loops) && !named(c.candidate_loops)) return;
+  out["baseline_timed_loops"] = c.baseline_loops;
+  out["candidate_timed_loops"] = c.candidate_loops;
+}
+}  // namespace
+
 nlohmann::json comparison_json(const Comparison& c) {
   const MetricNames& m = metric_names(c.measure);
   const CompareTally t = tally_of(c);
@@ -112,6 +125,7 @@ nlohmann::json comparison_json(const Comparison& c) {
   if (c.explained) out["explain"] = explain_method_json();  // --explain only: other files are as they were
   if (c.context) out["context"] = true;                     // --context: every row has its "context" mark
   if (c.layouts) out["layouts"] = true;                     // --layouts: every row has its "layout" mark
+  add_timed_loops(out, c);
   return out;
 }
 
@@ -306,9 +320,17 @@ Comparison comparison_from_json(const nlohmann::json& j, const std::string& path
   const std::size_t pairs = c.baseline_labels.size();
   c.pair_backends = root.has("backends") ? root.at("backends").texts() : std::vector<std::string>(pairs);
   if (pairs == 0) root.at("baselines").fail("must name at least one pair");
-  for (const char* key : {"candidates", "baseline_allocators", "candidate_allocators", "backends"})
+  for (const char* key : {"candidates", "baseline_allocators", "candidate_allocators", "backends",
+                          "baseline_timed_loops", "candidate_timed_loops"})
     if (root.has(key) && root.at(key).size_of_list() != pairs)
       root.at(key).fail(fmt::format("has {} entries for {} pairs", root.at(key).size_of_list(), pairs));
+  for (auto [key, loops] :
+       {std::pair{"baseline_timed_loops", &c.baseline_loops}, std::pair{"candidate_timed_loops", &c.candidate_loops}}) {
+    *loops = root.has(key) ? root.at(key).texts() : std::vector<std::string>(pairs);
+    for (const std::string& loop : *loops)
+      if (!is_timed_loop_or_empty(loop))
+        root.at(key).fail("must hold 16 lowercase hex digits (harness/timed_loop.h), or empty, for each pair");
+  }
   c.explained = root.has("explain");
   c.context = root.has("context") && root.at("context").flag();
   c.layouts = root.has("layouts") && root.at("layouts").flag();
