@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "src/cli/commands.h"
+#include "src/cli/options.h"
 #include "src/cli/subcommands.h"
 #include "src/flow/resume_command.h"
 #include "src/util/errors.h"
@@ -40,6 +41,7 @@ int main(int argc, char** argv) {
             fmt::format("unknown command '{}' (allowed: {}; abench --help)", abench::printable(argv[1]), allowed));
     }
     args = abench::command_line_to_parse(argc, argv, &resume);
+    abench::refuse_text_not_utf8(args);
     std::vector<char*> pointers;
     for (auto& a : args) pointers.push_back(a.data());
     app.parse(static_cast<int>(pointers.size()), pointers.data());

@@ -1,6 +1,7 @@
 // Test helpers for end-to-end tests: run the real abench CLI, read the files it wrote.
 #pragma once
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -54,6 +55,19 @@ inline std::string read_file(const std::filesystem::path& p) {
 inline nlohmann::json read_json(const std::filesystem::path& p) { return nlohmann::json::parse(read_file(p)); }
 
 inline void write_json(const std::filesystem::path& p, const nlohmann::json& j) { std::ofstream(p) << j.dump(1); }
+
+// A two-round results file as SIGINT leaves it when round 2 had not run: what --resume takes.
+inline void as_interrupted_after_round_one(nlohmann::json& results) {
+  results["complete"] = false;
+  results["interrupted_by"] = "INT";
+  for (auto& cell : results["cells"]) {
+    auto& processes = cell["processes"];
+    processes.erase(std::remove_if(processes.begin(), processes.end(), [](const auto& p) { return p["round"] == 2; }),
+                    processes.end());
+    cell["finished_rounds"] = nlohmann::json{1};
+    cell["status"] = "partial";
+  }
+}
 
 inline std::vector<std::string> split_lines(const std::string& text) {
   std::vector<std::string> lines;

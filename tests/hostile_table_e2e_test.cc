@@ -369,6 +369,19 @@ std::vector<Hostile> table() {
                  edit_json(s2 / "results.json", [&](json& j) { j["shard"]["plan_ids"] = a["shard"]["plan_ids"]; });
                }),
                2, "where the plan measures"});
+  t.push_back({"merge_worker_names_a_cell_not_held", merge_of([](const Case&, const fs::path& s1, const fs::path&) {
+                 edit_json(s1 / "results.json", [](json& j) { j["workers"][0]["cells"].push_back(4096); });
+               }),
+               2, "field 'workers[0].cells"});
+  t.push_back({"merge_worker_order_negative", merge_of([](const Case&, const fs::path&, const fs::path& s2) {
+                 edit_json(s2 / "results.json", [](json& j) { j["workers"][0]["order"] = json::array({-1}); });
+               }),
+               2, "field 'workers[0].order[0]'"});
+  t.push_back({"merge_stored_format_unknown", merge_of([](const Case&, const fs::path& s1, const fs::path& s2) {
+                 for (const fs::path& s : {s1, s2})
+                   edit_json(s / "results.json", [](json& j) { set_option(j, "--format", "csv-but-evil"); });
+               }),
+               2, "as its command line is stored: option --format: unknown format 'csv-but-evil'"});
   t.push_back({"merge_cell_work_edited", merge_of([](const Case&, const fs::path& s1, const fs::path&) {
                  edit_json(s1 / "results.json", [](json& j) { j["cells"][1]["size"] = 4096; });
                }),
@@ -589,6 +602,35 @@ std::vector<Hostile> table() {
                  return std::vector<std::string>{"report", d.string()};
                },
                2, ".abench.lock: is a symbolic link"});
+  // A lock that is a second name of a file elsewhere: abench's line would overwrite that file.
+  t.push_back({"hardlink_lock_file",
+               [](const Case& c) {
+                 const fs::path d = c.copy("run", "d");
+                 write_text(c.root / "precious", "precious\n");
+                 fs::remove(d / ".abench.lock");
+                 fs::create_hard_link(c.root / "precious", d / ".abench.lock");
+                 return std::vector<std::string>{"report", d.string()};
+               },
+               2,
+               ".abench.lock: is a file with 2 names",
+               {},
+               [](const Case& c, const CliResult&) { EXPECT_EQ(read_file(c.root / "precious"), "precious\n"); }});
+  t.push_back({"directory_lock_file",
+               [](const Case& c) {
+                 const fs::path d = c.copy("run", "d");
+                 fs::remove(d / ".abench.lock");
+                 fs::create_directory(d / ".abench.lock");
+                 return std::vector<std::string>{"report", d.string()};
+               },
+               2, ".abench.lock: is not a regular file"});
+  t.push_back({"fifo_lock_file",
+               [](const Case& c) {
+                 const fs::path d = c.copy("run", "d");
+                 fs::remove(d / ".abench.lock");
+                 ::mkfifo((d / ".abench.lock").c_str(), 0644);
+                 return std::vector<std::string>{"report", d.string()};
+               },
+               2, ".abench.lock: is not a regular file"});
   t.push_back({"link_report_html",
                [](const Case& c) {
                  const fs::path d = c.copy("run", "d");

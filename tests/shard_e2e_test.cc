@@ -218,15 +218,7 @@ TEST(ShardEndToEnd, AnInterruptedShardResumesAndThenMerges) {
   ASSERT_EQ(run_cli(small_run(two, {"--shard", "2/2"})).exit_code, 0);
   // Shard 2 as an interrupt leaves it: its last round not done.
   auto json = read_json(two / "results.json");
-  json["complete"] = false;
-  json["interrupted_by"] = "INT";
-  for (auto& cell : json["cells"]) {
-    auto& processes = cell["processes"];
-    processes.erase(std::remove_if(processes.begin(), processes.end(), [](const auto& p) { return p["round"] == 2; }),
-                    processes.end());
-    cell["finished_rounds"] = nlohmann::json{1};
-    cell["status"] = "partial";
-  }
+  testing::as_interrupted_after_round_one(json);
   write_json(two / "results.json", json);
   const CliResult early = run_cli({"merge", one.string(), two.string(), "--out", (dir.path() / "early").string()});
   EXPECT_EQ(early.exit_code, 2);

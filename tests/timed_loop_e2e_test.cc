@@ -95,15 +95,7 @@ TEST(TimedLoopEndToEnd, ResumeRefusesAFileAnotherLoopBegan) {
   ASSERT_EQ(run_cli(brief_cell_run(out, "system,jemalloc")).exit_code, 0);
   // As an interrupt leaves it (round 2 not run), written by a build with another loop.
   auto json = read_json(out / "results.json");
-  json["complete"] = false;
-  json["interrupted_by"] = "INT";
-  for (auto& cell : json["cells"]) {
-    auto& processes = cell["processes"];
-    processes.erase(std::remove_if(processes.begin(), processes.end(), [](const auto& p) { return p["round"] == 2; }),
-                    processes.end());
-    cell["finished_rounds"] = nlohmann::json{1};
-    cell["status"] = "partial";
-  }
+  testing::as_interrupted_after_round_one(json);
   const std::string own = json["variants"][1]["timed_loop"];
   json["variants"][1]["timed_loop"] = kOtherLoop;
   write_json(out / "results.json", json);

@@ -8,6 +8,7 @@
 #include "harness/layout.h"
 #include "src/exports/format_registry.h"
 #include "src/plan/protocol_fields.h"
+#include "src/util/errors.h"
 #include "src/util/text.h"
 
 namespace abench {
@@ -41,6 +42,25 @@ void add_protocol_field_options(CLI::App& cmd, MeasureOptions& o) {
 }
 
 }  // namespace
+
+void refuse_text_not_utf8(const std::vector<std::string>& args) {
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    const auto bad = first_invalid_utf8(arg);
+    if (!bad) continue;
+    // "--opt=value", "--opt value", or an argument of its own.
+    const std::size_t equals = arg.find('=');
+    const bool joined = arg.starts_with("--") && equals != std::string::npos && equals < *bad;
+    const bool after_option = !joined && i > 1 && args[i - 1].starts_with("-") && !args[i - 1].starts_with("--=");
+    const std::string what = joined         ? fmt::format("option {}: its value", arg.substr(0, equals))
+                             : after_option ? fmt::format("option {}: its value", printable(args[i - 1]))
+                                            : fmt::format("argument {} ('{}')", i, printable(arg));
+    throw UsageError(
+        fmt::format("{} is not valid UTF-8 (byte 0x{:02X} at offset {}); abench takes text as UTF-8 "
+                    "(file names included): nothing was run",
+                    what, static_cast<unsigned char>(arg[*bad]), joined ? *bad - equals - 1 : *bad));
+  }
+}
 
 void add_measure_options(CLI::App& cmd, MeasureOptions& o) {
   cmd.add_option("--matrix", o.matrix, "Matrix name (matrices/NAME.json) or path to a .json file")

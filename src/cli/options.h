@@ -21,6 +21,10 @@ inline const CLI::Validator kNotEmpty(
     "");
 
 void add_measure_options(CLI::App& command, MeasureOptions& options);
+
+// UsageError naming the option whose value (or the argument that) is not valid UTF-8: text goes
+// into JSON, Markdown and tables, so it is refused where it enters, before anything runs.
+void refuse_text_not_utf8(const std::vector<std::string>& args);
 // --resume DIR, for the help text: main() handles it before parsing (command_line_to_parse).
 void add_resume_option(CLI::App& command);
 // --history, --commit, --branch: the run recorded in a history store (docs/history.md).

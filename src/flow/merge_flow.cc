@@ -171,10 +171,18 @@ MergeOutcome run_merge(const MergeRequest& o, const std::vector<std::string>& co
   MergeOutcome outcome;
   if (std::filesystem::exists(shards.front().dir / "gate.json"))
     outcome.gate = judge_merged_gate(shards, merged, merged_gate_rules(shards, o, settings));
+  // The exports the shards' command asked for, from their stored command line: checked too.
+  const std::vector<std::string> formats = option_values(merged.command_line, "--format");
+  try {
+    check_formats(formats, merged.protocol.measure);
+  } catch (const UsageError& e) {
+    throw UsageError(fmt::format("abench merge: {}, as its command line is stored: {}; nothing was merged",
+                                 shards.front().path, e.what()));
+  }
   const auto dir = prepare_output_dir(o.out, "merged-" + merged.matrix.name);  // after every check
 
   write_result_files(dir, merged);
-  write_formats(dir, merged, option_values(merged.command_line, "--format"));
+  write_formats(dir, merged, formats);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const RunTotals t = totals_of(merged);
   outcome.failed_cells = t.failed;

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <set>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -97,6 +98,7 @@ VariantSpec parse_variant_spec(const std::string& text, const std::string& optio
     start = comma + 1;
   }
   bool last_was_env = false;
+  std::set<std::string> given;  // keys, and env's variable names: each once
   for (const std::string& field : fields) {
     const std::size_t eq = field.find('=');
     const std::string key = eq == std::string::npos ? "" : field.substr(0, eq);
@@ -111,6 +113,8 @@ VariantSpec parse_variant_spec(const std::string& text, const std::string& optio
     }
     const std::string value = field.substr(eq + 1);
     last_was_env = key == "env";
+    if (key != "env" && !given.insert(key).second)
+      throw UsageError(fmt::format("{}: {}= given twice; a variant names each field once", where, key));
     if (key == "backend") {
       spec.backend = parse_backend(value, built, where);
     } else if (key == "policy") {
@@ -129,6 +133,9 @@ VariantSpec parse_variant_spec(const std::string& text, const std::string& optio
       const std::size_t inner = value.find('=');
       if (inner == std::string::npos || inner == 0)
         throw UsageError(fmt::format("{}: env needs KEY=VALUE, got '{}'", where, value));
+      if (!given.insert("env " + value.substr(0, inner)).second)
+        throw UsageError(
+            fmt::format("{}: env {} given twice; a variant sets each variable once", where, value.substr(0, inner)));
       spec.fields.env.emplace_back(value.substr(0, inner), value.substr(inner + 1));
     }
   }

@@ -32,6 +32,22 @@ int signal_named(const JsonField& f) {
   f.fail(fmt::format("is '{}', not the name of a signal (INT, TERM, ...)", printable(name.substr(0, 40))));
 }
 
+// The cells each worker ran, by id: merge renumbers them into the merged plan, so each must be a
+// cell of this file.
+void check_worker_cells(const JsonField& workers, std::size_t cells) {
+  for (std::size_t w = 0; w < workers.size_of_list(); ++w) {
+    const JsonField worker = workers.at(w);
+    for (const char* key : {"cells", "order"}) {
+      if (!worker.has(key)) continue;
+      const JsonField ids = worker.at(key);
+      for (std::size_t i = 0; i < ids.size_of_list(); ++i) {
+        if (cells == 0) ids.at(i).fail("names a cell, and the file holds none");
+        ids.at(i).whole<std::size_t>(0, cells - 1);
+      }
+    }
+  }
+}
+
 Variant variant_from(const JsonField& v, std::optional<WorkerHello>& hello) {
   Variant variant;
   variant.name = v.at("label").text();
@@ -306,6 +322,7 @@ RunResults results_from_json(const nlohmann::json& j, const std::string& path) {
   }
   r.earlier_workers = root.at("workers").json();
   if (!r.earlier_workers.is_array()) root.at("workers").fail("must be a list");
+  check_worker_cells(root.at("workers"), r.cells.size());
   if (root.has("shard")) read_shard(root.at("shard"), r);
   if (root.has("merge")) {
     try {

@@ -47,16 +47,24 @@ void hold_output_directory(const std::filesystem::path& dir) {
   const std::lock_guard guard(mutex);
   const std::filesystem::path path = dir / kLockName;
   const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0644);
-  if (fd < 0 && errno == ELOOP)
-    throw UsageError(
-        fmt::format("{}: is a symbolic link; abench writes only into files of its own there (remove "
-                    "it); nothing was written",
-                    path.string()));
+  // Whatever was planted there, one answer: a link, a directory, a socket, a FIFO, or a file
+  // with another name elsewhere (which the holder's line would overwrite) is not abench's lock.
+  const auto planted = [&](const char* what) {
+    return UsageError(
+        fmt::format("{}: is {}; abench locks only a regular file of its own there (remove it); "
+                    "nothing was written",
+                    path.string(), what));
+  };
+  if (fd < 0 && errno == ELOOP) throw planted("a symbolic link");
+  if (fd < 0 && (errno == EISDIR || errno == ENXIO || errno == EOPNOTSUPP)) throw planted("not a regular file");
   if (fd < 0) throw EnvironmentError(fmt::format("{}: cannot open: {}", path.string(), std::strerror(errno)));
   struct stat st {};
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_nlink != 1) {
+    const bool regular = S_ISREG(st.st_mode);
+    const auto links = st.st_nlink;
     ::close(fd);
-    throw UsageError(fmt::format("{}: is not a regular file (remove it); nothing was written", path.string()));
+    if (!regular) throw planted("not a regular file");
+    throw planted(fmt::format("a file with {} names (a hard link to a file elsewhere?)", links).c_str());
   }
   if (held.contains({st.st_dev, st.st_ino})) {
     ::close(fd);

@@ -37,6 +37,15 @@ std::size_t utf8_sequence_length(std::string_view s, std::size_t i) {
 
 }  // namespace
 
+std::optional<std::size_t> first_invalid_utf8(std::string_view bytes) {
+  for (std::size_t i = 0; i < bytes.size();) {
+    const std::size_t length = utf8_sequence_length(bytes, i);
+    if (length == 0) return i;
+    i += length;
+  }
+  return std::nullopt;
+}
+
 std::string printable(std::string_view bytes) {
   std::string out;
   out.reserve(bytes.size());

@@ -13,6 +13,9 @@ namespace abench {
 // written as \xNN.
 std::string printable(std::string_view bytes);
 
+// Where the first byte that is not part of valid UTF-8 is; nullopt when all of it is.
+std::optional<std::size_t> first_invalid_utf8(std::string_view bytes);
+
 // The last `max_bytes` of text (about), starting at a character boundary, made printable.
 std::string printable_tail(std::string_view bytes, std::size_t max_bytes);
 
