@@ -109,6 +109,9 @@ std::pair<int, std::vector<std::map<std::string, std::string>>> changes_in(const
 // (tests/history_store_test.cc finds a 6% step in 1% noise).
 TEST(HistoryEndToEnd, TwentyFourCommitsWithASlowerMallocFromC13OnChangeAtC13InTheCellsItTouches) {
   ABENCH_SKIP_UNDER_EMULATION("callgrind cannot run an emulated worker (--measure instructions is refused)");
+  // 48 runs and 96 recordings: sanitized, a minute of CI; the history's code runs sanitized in the
+  // shorter tests below, and this one in the plain build.
+  if (testing::built::kSanitized) GTEST_SKIP() << "the plain build runs this 24-commit history";
   testing::TempDir dir;
   testing::PostgresCluster cluster;
   const std::string sqlite = (dir.path() / "history.db").string(), postgres = cluster.url();
