@@ -593,44 +593,40 @@ std::vector<Hostile> table() {
                2,
                "is a symbolic link",
                {"d/.abench.lock"}});
+  // `report` on a copy of a run whose .abench.lock someone replaced with what `plant` makes there.
+  const auto report_with_planted_lock = [](std::function<void(const Case&, const fs::path&)> plant) {
+    return [plant](const Case& c) {
+      const fs::path d = c.copy("run", "d");
+      write_text(c.root / "precious", "precious\n");
+      fs::remove(d / ".abench.lock");
+      plant(c, d / ".abench.lock");
+      return std::vector<std::string>{"report", d.string()};
+    };
+  };
+  const auto precious_unchanged = [](const Case& c, const CliResult&) {
+    EXPECT_EQ(read_file(c.root / "precious"), "precious\n");
+  };
   t.push_back({"link_lock_file",
-               [](const Case& c) {
-                 const fs::path d = c.copy("run", "d");
-                 write_text(c.root / "precious", "precious\n");
-                 fs::remove(d / ".abench.lock");
-                 fs::create_symlink(c.root / "precious", d / ".abench.lock");
-                 return std::vector<std::string>{"report", d.string()};
-               },
-               2, ".abench.lock: is a symbolic link"});
-  // A lock that is a second name of a file elsewhere: abench's line would overwrite that file.
+               report_with_planted_lock(
+                   [](const Case& c, const fs::path& lock) { fs::create_symlink(c.root / "precious", lock); }),
+               2,
+               ".abench.lock: is a symbolic link",
+               {},
+               precious_unchanged});
+  // A second name of a file elsewhere: abench's line would overwrite that file.
   t.push_back({"hardlink_lock_file",
-               [](const Case& c) {
-                 const fs::path d = c.copy("run", "d");
-                 write_text(c.root / "precious", "precious\n");
-                 fs::remove(d / ".abench.lock");
-                 fs::create_hard_link(c.root / "precious", d / ".abench.lock");
-                 return std::vector<std::string>{"report", d.string()};
-               },
+               report_with_planted_lock(
+                   [](const Case& c, const fs::path& lock) { fs::create_hard_link(c.root / "precious", lock); }),
                2,
                ".abench.lock: is a file with 2 names",
                {},
-               [](const Case& c, const CliResult&) { EXPECT_EQ(read_file(c.root / "precious"), "precious\n"); }});
+               precious_unchanged});
   t.push_back({"directory_lock_file",
-               [](const Case& c) {
-                 const fs::path d = c.copy("run", "d");
-                 fs::remove(d / ".abench.lock");
-                 fs::create_directory(d / ".abench.lock");
-                 return std::vector<std::string>{"report", d.string()};
-               },
-               2, ".abench.lock: is not a regular file"});
+               report_with_planted_lock([](const Case&, const fs::path& lock) { fs::create_directory(lock); }), 2,
+               ".abench.lock: is not a regular file"});
   t.push_back({"fifo_lock_file",
-               [](const Case& c) {
-                 const fs::path d = c.copy("run", "d");
-                 fs::remove(d / ".abench.lock");
-                 ::mkfifo((d / ".abench.lock").c_str(), 0644);
-                 return std::vector<std::string>{"report", d.string()};
-               },
-               2, ".abench.lock: is not a regular file"});
+               report_with_planted_lock([](const Case&, const fs::path& lock) { ::mkfifo(lock.c_str(), 0644); }), 2,
+               ".abench.lock: is not a regular file"});
   t.push_back({"link_report_html",
                [](const Case& c) {
                  const fs::path d = c.copy("run", "d");
