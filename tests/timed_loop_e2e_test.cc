@@ -138,6 +138,14 @@ TEST(TimedLoopEndToEnd, TheGateRefusesABaselineAnotherLoopMeasured) {
   testing::TempDir dir;
   const std::string name = "loop-e2e-" + std::to_string(getpid());
   const auto stored = std::filesystem::path(testing::built::kSourceDir) / "results" / "baselines" / name;
+  // The store is in the source tree: removed however the test ends.
+  struct Removed {
+    std::filesystem::path dir;
+    ~Removed() {
+      std::error_code ignored;
+      std::filesystem::remove_all(dir, ignored);
+    }
+  } removed{stored};
   ASSERT_EQ(run_cli(brief_cell_run(dir.path() / "saved", "system", {"--save-baseline", name})).exit_code, 0);
   const std::string own = timed_loop_in(read_json(stored / "results.json"), "system");
 
@@ -168,7 +176,6 @@ TEST(TimedLoopEndToEnd, TheGateRefusesABaselineAnotherLoopMeasured) {
   EXPECT_EQ(figures.exit_code, 2) << figures.err;
   EXPECT_NE(figures.err.find("this build"), std::string::npos) << figures.err;
   EXPECT_FALSE(std::filesystem::exists(dir.path() / "g3" / "results.json")) << "nothing was measured";
-  std::filesystem::remove_all(stored);
 }
 
 // A compare of two workers whose loops differ measures them and says so: part of the change

@@ -40,7 +40,7 @@ class ObjectFile {
   }
 
   std::size_t sections() const { return header_.e_shnum; }
-  const Elf64_Shdr& section(std::size_t i) const {
+  Elf64_Shdr section(std::size_t i) const {
     if (i >= header_.e_shnum) throw std::runtime_error("a section index is out of range");
     return at<Elf64_Shdr>(header_.e_shoff + i * sizeof(Elf64_Shdr));
   }
@@ -60,11 +60,14 @@ class ObjectFile {
   }
   std::string_view section_name(const Elf64_Shdr& s) const { return name_in(header_.e_shstrndx, s.sh_name); }
 
+  // Copied out: a malformed file's offsets need not be aligned for T.
   template <typename T>
-  const T& at(std::size_t offset) const {
+  T at(std::size_t offset) const {
     if (offset > bytes_.size() || sizeof(T) > bytes_.size() - offset)
       throw std::runtime_error("the file ends inside a header");
-    return *reinterpret_cast<const T*>(bytes_.data() + offset);
+    T value;
+    std::memcpy(&value, bytes_.data() + offset, sizeof(T));
+    return value;
   }
 
  private:

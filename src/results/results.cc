@@ -146,6 +146,11 @@ std::string timed_loop_phrase(std::string_view identity) {
                           : fmt::format("timed loop {}", identity);
 }
 
+void put_stored_hello(nlohmann::json& variant, const WorkerHello& hello) {
+  for (const StoredHelloField& field : kStoredHelloFields)
+    if (field.written_when_empty || !(hello.*field.member).empty()) variant[field.key] = hello.*field.member;
+}
+
 bool is_timed_loop_or_empty(std::string_view text) {
   return text.empty() || (text.size() == 16 && text.find_first_not_of("0123456789abcdef") == std::string_view::npos);
 }

@@ -204,15 +204,18 @@ bool is_timed_loop_or_empty(std::string_view text);
 struct StoredHelloField {
   const char* key;
   std::string WorkerHello::*member;
+  bool written_when_empty = true;  // false: a field files gained later, absent where a worker had none
 };
 inline constexpr StoredHelloField kStoredHelloFields[] = {{"allocator_version", &WorkerHello::allocator_version},
                                                           {"malloc_object", &WorkerHello::malloc_object},
                                                           {"worker_compiler", &WorkerHello::compiler},
                                                           {"worker_cxx_flags", &WorkerHello::cxx_flags},
                                                           {"worker_git_revision", &WorkerHello::git_revision},
-                                                          {"timed_loop", &WorkerHello::timed_loop},
+                                                          {"timed_loop", &WorkerHello::timed_loop, false},
                                                           {"subject", &WorkerHello::subject},
                                                           {"entry_set", &WorkerHello::entry_set},
                                                           {"entry_calls", &WorkerHello::entry_calls}};
+// A hello's stored fields into a variant's JSON (results.json, the history store's runs).
+void put_stored_hello(nlohmann::json& variant, const WorkerHello& hello);
 
 }  // namespace abench

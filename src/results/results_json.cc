@@ -117,8 +117,7 @@ nlohmann::json variant_json(const RunResults& r, std::size_t v) {
                          {"env", nlohmann::json::object()}};
   for (const auto& [key, value] : spec.env) variant["env"][key] = value;
   if (const WorkerHello* hello = hello_of_variant(r, v)) {
-    for (const StoredHelloField& field : kStoredHelloFields) variant[field.key] = hello->*field.member;
-    if (hello->timed_loop.empty()) variant.erase("timed_loop");  // a file from before workers named it
+    put_stored_hello(variant, *hello);
     if (!hello->entry_functions.empty()) variant["entry_functions"] = hello->entry_functions;
   }
   return variant;

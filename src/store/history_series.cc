@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "src/results/results.h"
+
 namespace abench {
 namespace {
 
@@ -24,13 +26,15 @@ double number(const SqlValue& v) {
 }
 
 // The variant's timed loop in a run's stored variants (as results.json writes them); "" where the
-// run predates them or a hand-edited store holds something else.
+// run predates them. A store is shared by many runners: anything but a loop's name is kept as
+// "invalid", so it still cuts the series and never reaches changes.csv as written.
 std::string timed_loop_of(const nlohmann::json& variants, const std::string& label) {
   if (!variants.is_array()) return "";
-  for (const auto& v : variants)
-    if (v.is_object() && v.value("label", nlohmann::json()) == label && v.contains("timed_loop") &&
-        v["timed_loop"].is_string())
-      return v["timed_loop"].get<std::string>();
+  for (const auto& v : variants) {
+    if (!v.is_object() || v.value("label", nlohmann::json()) != label || !v.contains("timed_loop")) continue;
+    const nlohmann::json& loop = v["timed_loop"];
+    return loop.is_string() && is_timed_loop_or_empty(loop.get<std::string>()) ? loop.get<std::string>() : "invalid";
+  }
   return "";
 }
 

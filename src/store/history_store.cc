@@ -57,8 +57,7 @@ nlohmann::json variants_json(const RunResults& run) {
   nlohmann::json variants = nlohmann::json::array();
   for (std::size_t v = 0; v < run.plan.variants.size(); ++v) {
     nlohmann::json entry{{"label", run.plan.variants[v].label()}, {"backend", run.plan.variants[v].backend}};
-    if (const WorkerHello* hello = hello_of_variant(run, v))
-      for (const StoredHelloField& f : kStoredHelloFields) entry[f.key] = (*hello).*f.member;
+    if (const WorkerHello* hello = hello_of_variant(run, v)) put_stored_hello(entry, *hello);
     variants.push_back(std::move(entry));
   }
   return variants;
