@@ -14,6 +14,7 @@
 #include "tests/cli_helpers.h"
 #include "tests/emulation.h"
 #include "tests/temp_dir.h"
+#include "tests/run_alone.h"
 
 namespace abench {
 namespace {
@@ -24,6 +25,7 @@ using testing::read_file;
 using testing::run_cli;
 
 TEST(ContextEndToEnd, AHistoryDependentAllocatorIsFlaggedInItsLargeCellsAndNotInASmallOne) {
+  ABENCH_RUNS_ALONE();
   ABENCH_SKIP_UNDER_EMULATION("a context flag is a claim about a CPU's timing");
   testing::TempDir dir;
   const auto out = dir.path() / "r";
@@ -81,6 +83,7 @@ TEST(ContextEndToEnd, WhatItCannotGoWithIsRefusedBeforeAnythingRuns) {
 // Both sides of a compare measured both ways: the verdict is the in-matrix sides', and a row
 // whose cell depends on its history on either side is marked so.
 TEST(ContextEndToEnd, ACompareMarksTheChangesThatAreContextSensitiveOnEitherSide) {
+  ABENCH_RUNS_ALONE();
   ABENCH_SKIP_UNDER_EMULATION("a context flag is a claim about a CPU's timing");
   testing::TempDir dir;
   const auto out = dir.path() / "c";

@@ -10,6 +10,7 @@
 
 #include "tests/cli_helpers.h"
 #include "tests/temp_dir.h"
+#include "tests/run_alone.h"
 
 namespace abench {
 namespace {
@@ -58,6 +59,7 @@ std::string dir_of_build(const char* library) {  // .../tiny-vN from .../tiny-vN
 }
 
 TEST(FromSourceEndToEnd, TwoBuildsPreloadedGetCountsNamesAndTheSlowdown) {
+  ABENCH_RUNS_ALONE();
   testing::TempDir dir;
   const auto out = dir.path() / "cmp";
   const CliResult r = run_cli(pair_args(std::string("preload=") + testing::built::kTinyV1,
@@ -67,6 +69,7 @@ TEST(FromSourceEndToEnd, TwoBuildsPreloadedGetCountsNamesAndTheSlowdown) {
 }
 
 TEST(FromSourceEndToEnd, WorkersBuiltAgainstEachBuildGetCountsNamesAndTheSlowdown) {
+  ABENCH_RUNS_ALONE();
   testing::TempDir dir;
   const auto out = dir.path() / "cmp";
   const CliResult r = run_cli(pair_args(std::string("exe=") + testing::built::kTinyWorkerV1,

@@ -12,6 +12,7 @@
 #include "tests/cli_helpers.h"
 #include "tests/emulation.h"
 #include "tests/temp_dir.h"
+#include "tests/run_alone.h"
 
 namespace abench {
 namespace {
@@ -219,6 +220,7 @@ TEST_F(GateEndToEnd, AFailedCandidateCellExitsThree) {
 }
 
 TEST(GateCompareEndToEnd, AReallySlowerPluginFailsAndTheSamePluginPasses) {
+  ABENCH_RUNS_ALONE();
   testing::TempDir dir;
   auto gate = [&](const std::string& candidate, const std::string& out) {
     return run_cli({"compare",
@@ -270,6 +272,7 @@ TEST(GateCompareEndToEnd, AReallySlowerPluginFailsAndTheSamePluginPasses) {
 }
 
 TEST(GateBaselineEndToEnd, SaveABaselineThenGateAFreshRunAgainstIt) {
+  ABENCH_RUNS_ALONE();
   testing::TempDir dir;
   const std::string name = "e2e-" + std::to_string(getpid());
   const auto stored = std::filesystem::path(testing::built::kSourceDir) / "results" / "baselines" / name;
@@ -331,6 +334,7 @@ TEST(GateBaselineEndToEnd, SaveABaselineThenGateAFreshRunAgainstIt) {
 // moves with the heap's shape from process to process (a compare here: +94% [+41%, +127%] at
 // 256, +377% [+360%, +413%] at 1), so one run's second look could clear a real regression.
 TEST(GateBaselineEndToEnd, AReallySlowerCandidateFailsAndTheSecondRunConfirmsIt) {
+  ABENCH_RUNS_ALONE();
   // Under qemu (aarch64 CI) the emulator's own costs decide which side is slower: on this VM
   // at 923fee1 the side with tcache off and perturb on ran 44-46% faster than glibc's defaults
   // behind the wrapper, with or without start-ahead, and +0.7% when both sides had them.
@@ -378,6 +382,7 @@ namespace abench {
 namespace {
 
 TEST(CalibrateEndToEnd, StoresANoiseFloorPerCellThatTheGateApplies) {
+  ABENCH_RUNS_ALONE();
   testing::TempDir dir;
   const std::string name = "calibrate-e2e-" + std::to_string(getpid());
   const std::vector<std::string> axes{
@@ -453,6 +458,7 @@ namespace {
 // It must pass. The instruction-count A/A is
 // InstructionsEndToEnd.CountsAreIdenticalAcrossRunsAndTheGatePassesThem.
 TEST(CiGate, AnUnchangedBuildIsNeverCalledARegressionByItsOwnGate) {
+  ABENCH_RUNS_ALONE();
   // What it asserts is how a CPU's noise meets the gate's rule; an emulator's noise (code
   // translated on the fly, with other tests running beside it) is not that.
   ABENCH_SKIP_UNDER_EMULATION("the unchanged-build gate is a claim about a CPU's timing noise");

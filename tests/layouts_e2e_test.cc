@@ -14,6 +14,7 @@
 #include "tests/cli_helpers.h"
 #include "tests/emulation.h"
 #include "tests/temp_dir.h"
+#include "tests/run_alone.h"
 
 namespace abench {
 namespace {
@@ -38,6 +39,7 @@ std::vector<std::string> with(std::vector<std::string> head, const std::vector<s
 }
 
 TEST(LayoutsEndToEnd, ACellWhoseWorkMovesWithTheStackIsFlaggedLayoutSensitive) {
+  ABENCH_RUNS_ALONE();
   ABENCH_SKIP_UNDER_EMULATION("an emulated worker's time is not the CPU's: the flag is a timing claim");
   testing::TempDir dir;
   // 10 rounds a layout, above the 7 the test needs, so that a process caught in one of this
@@ -97,6 +99,7 @@ TEST(LayoutsEndToEnd, ARunAtOneLayoutIsNeverFlagged) {
 // are (whether it is called is a 95% claim, 3% of cells by chance: not asserted here), the
 // verdict's pairs are the layouts, and the layout column says both sides move.
 TEST(LayoutsEndToEnd, ACompareOfTwoIdenticalSidesPairsTheLayoutsAndMarksBothSides) {
+  ABENCH_RUNS_ALONE();
   ABENCH_SKIP_UNDER_EMULATION("an emulated worker's time is not the CPU's: the verdict is a timing claim");
   testing::TempDir dir;
   const auto r =
