@@ -10,9 +10,10 @@ ABENCH_BUILD="${ABENCH_BUILD:-$ABENCH_ROOT/build}"
 # build, but installed so the tcmalloc backend is there wherever the package exists;
 # valgrind runs --measure instructions (and provides valgrind/callgrind.h); gnuplot draws
 # the report (with DejaVu fonts); libpng reads the report's screenshots in the tests;
-# SQLite and libpq hold the history store (docs/history.md).
+# SQLite and libpq hold the history store (docs/history.md); OpenSSL signs abench's records
+# of its runs (docs/security.md).
 ABENCH_PACKAGES=(g++ cmake make pkg-config git libcli11-dev nlohmann-json3-dev libfmt-dev
-                 libmimalloc-dev libjemalloc-dev libgtest-dev libgoogle-perftools-dev valgrind libsqlite3-dev libpq-dev libboost-dev
+                 libmimalloc-dev libjemalloc-dev libgtest-dev libgoogle-perftools-dev valgrind libsqlite3-dev libpq-dev libboost-dev libssl-dev
                  gnuplot-nox fonts-dejavu-core libpng-dev ccache
                  ${ABENCH_EXTRA_PACKAGES:-})
 

@@ -195,15 +195,17 @@ TEST(HotPathFiles, AListingIsComparedWithoutTheAddressesThatMoveBetweenBuilds) {
 
 TEST(HotPathFiles, TheIndexReadsBackAndRefusesANameThatIsNoSymbol) {
   testing::TempDir dir;
+  const auto hot = dir.path() / kExplainDirectory / kHotPathDirectory;
+  std::filesystem::create_directories(hot);
   HotPathIndex index;
   index.listings.push_back({0, "a", "malloc", "/lib/liba.so", 0x1000, 64, true, ""});
   index.listings.push_back({1, "b", "malloc", "/lib/libb.so", 0x2000, 80, false, "no objdump"});
   index.diffs.push_back({0, "malloc", false, 4});
   nlohmann::json j = hot_path_index_json(index);
-  write_file_atomically(dir.path() / "index.json", j.dump());
+  write_file_atomically(hot / "index.json", j.dump());
   EXPECT_EQ(hot_path_index_json(read_hot_path_index(dir.path())), j);
   j["diffs"][0]["function"] = "../../etc/passwd";
-  write_file_atomically(dir.path() / "index.json", j.dump());
+  write_file_atomically(hot / "index.json", j.dump());
   try {
     read_hot_path_index(dir.path());
     ADD_FAILURE() << "a path was taken for a function's name";

@@ -18,6 +18,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "src/run/run_origin.h"
 #include "tests/cli_helpers.h"
 #include "tests/temp_dir.h"
 
@@ -61,6 +62,26 @@ struct Case {
       if (edit) edit(j);
     });
     return dir;
+  }
+  // The record store the case's abench reads (XDG_STATE_HOME is root/state) and the record of
+  // the run stored in `dir` there.
+  fs::path runs_store() const { return root / "state" / "abench" / "runs"; }
+  fs::path record_of(const fs::path& dir) const {
+    return runs_store() / (read_json(dir / "results.json")["run_id"].get<std::string>() + ".json");
+  }
+  // abench's own signed record of starting the command stored in `dir` (src/run/run_origin.h),
+  // as if started in `started_in` (default: `dir`).
+  void record_start(const fs::path& dir, const fs::path& started_in = {}) const {
+    const json stored = read_json(dir / "results.json");
+    const char* was = std::getenv("XDG_STATE_HOME");
+    const std::string previous = was ? was : "";
+    ::setenv("XDG_STATE_HOME", (root / "state").c_str(), 1);
+    record_run_origin(started_in.empty() ? dir : started_in, stored["run_id"].get<std::string>(),
+                      stored["command_line"].get<std::vector<std::string>>());
+    if (was)
+      ::setenv("XDG_STATE_HOME", previous.c_str(), 1);
+    else
+      ::unsetenv("XDG_STATE_HOME");
   }
   // Holds DIR/.abench.lock as another abench command would (its fd stays open for the case).
   void hold_lock(const fs::path& dir) const {
@@ -205,44 +226,104 @@ std::vector<Hostile> table() {
   t.push_back({"resume_record_of_another_command",
                [](const Case& c) {
                  const fs::path d = c.interrupted("cmp");
-                 const json stored = read_json(d / "results.json");
-                 // abench's record of the command it started; the file's command edited since.
-                 fs::create_directories(c.root / "state" / "abench" / "runs");
-                 write_json(
-                     c.root / "state" / "abench" / "runs" / (stored["run_id"].get<std::string>() + ".json"),
-                     {{"directory", fs::weakly_canonical(d).string()}, {"command_line", stored["command_line"]}});
+                 c.record_start(d);  // abench's record of the command it started; the file's edited since
                  edit_json(d / "results.json",
                            [&](json& j) { set_option(j, "--candidate", "backend=system,exe=" + c.script().string()); });
                  return std::vector<std::string>{"compare", "--resume", d.string()};
                },
                2, "is not the one abench started run"});
-  t.push_back(
-      {"resume_measured_under_other_batch_rules",
-       [](const Case& c) {
-         const fs::path d = c.interrupted("cmp", [](json& j) {
-           j["protocol"]["batch"]["warm_up"] = "double the count until a batch lasts min_batch_ms/16 (an older build)";
-         });
-         const json stored = read_json(d / "results.json");
-         fs::create_directories(c.root / "state" / "abench" / "runs");
-         write_json(c.root / "state" / "abench" / "runs" / (stored["run_id"].get<std::string>() + ".json"),
-                    {{"directory", fs::weakly_canonical(d).string()}, {"command_line", stored["command_line"]}});
-         return std::vector<std::string>{"compare", "--resume", d.string()};
-       },
-       2,
-       "sized its batches otherwise",
-       {"d/.abench.lock"}});  // read under the directory's lock
+  t.push_back({"resume_measured_under_other_batch_rules",
+               [](const Case& c) {
+                 const fs::path d = c.interrupted("cmp", [](json& j) {
+                   j["protocol"]["batch"]["warm_up"] =
+                       "double the count until a batch lasts min_batch_ms/16 (an older build)";
+                 });
+                 c.record_start(d);
+                 return std::vector<std::string>{"compare", "--resume", d.string()};
+               },
+               2,
+               "sized its batches otherwise",
+               {"d/.abench.lock"}});  // read under the directory's lock
   t.push_back({"resume_record_of_another_directory",
                [](const Case& c) {
                  const fs::path d = c.interrupted("cmp", [&](json& j) {
                    set_option(j, "--candidate", "backend=system,exe=" + c.script().string());
                  });
-                 const json stored = read_json(d / "results.json");
-                 fs::create_directories(c.root / "state" / "abench" / "runs");
-                 write_json(c.root / "state" / "abench" / "runs" / (stored["run_id"].get<std::string>() + ".json"),
-                            {{"directory", "/elsewhere"}, {"command_line", stored["command_line"]}});
+                 c.record_start(d, "/elsewhere");
                  return std::vector<std::string>{"compare", "--resume", d.string()};
                },
                2, "was started by abench in /elsewhere, not here"});
+  // 1b. A record vouches only when an abench of this user's signed it, in a store nobody else can
+  // change, reached through no link (src/run/run_origin.cc).
+  const auto resume_with_record = [](std::function<void(const Case&, const fs::path&)> tamper) {
+    return [tamper](const Case& c) {
+      const fs::path d = c.interrupted(
+          "cmp", [&](json& j) { set_option(j, "--candidate", "backend=system,exe=" + c.script().string()); });
+      c.record_start(d);
+      tamper(c, d);
+      return std::vector<std::string>{"compare", "--resume", d.string()};
+    };
+  };
+  t.push_back({"resume_record_planted_unsigned", resume_with_record([](const Case& c, const fs::path& d) {
+                 edit_json(c.record_of(d), [](json& record) { record.erase("mac"); });
+               }),
+               2, "not signed with this user's key"});
+  t.push_back({"resume_record_signed_with_another_key", resume_with_record([](const Case& c, const fs::path&) {
+                 // What a record copied from another user or machine is: signed under their key.
+                 const fs::path key = c.root / "state" / "abench" / "key";
+                 fs::remove(key);
+                 write_text(key, std::string(32, 'k'));
+                 fs::permissions(key, fs::perms::owner_read | fs::perms::owner_write);
+               }),
+               2, "not signed with this user's key"});
+  t.push_back({"resume_record_store_is_a_link",
+               resume_with_record([](const Case& c, const fs::path&) {
+                 fs::rename(c.runs_store(), c.root / "runs-elsewhere");
+                 fs::permissions(c.root / "runs-elsewhere", fs::perms::owner_all | fs::perms::group_read |
+                                                                fs::perms::group_exec | fs::perms::others_read |
+                                                                fs::perms::others_exec);
+                 fs::create_directory_symlink(c.root / "runs-elsewhere", c.runs_store());
+               }),
+               2,
+               "is a symbolic link or not a directory",
+               {},
+               [](const Case& c, const CliResult&) {  // the link's target keeps its mode
+                 EXPECT_EQ(fs::status(c.root / "runs-elsewhere").permissions() & fs::perms::mask,
+                           fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                               fs::perms::others_read | fs::perms::others_exec);
+               }});
+  t.push_back({"resume_record_store_writable_by_others", resume_with_record([](const Case& c, const fs::path&) {
+                 fs::permissions(c.runs_store(), fs::perms::others_write, fs::perm_options::add);
+               }),
+               2, "others may write in it"});
+  t.push_back({"resume_record_state_directory_writable_by_others",
+               resume_with_record([](const Case& c, const fs::path&) {
+                 fs::permissions(c.root / "state", fs::perms::group_write, fs::perm_options::add);
+               }),
+               2, "others may write in it"});
+  t.push_back({"resume_record_with_two_names", resume_with_record([](const Case& c, const fs::path& d) {
+                 fs::create_hard_link(c.record_of(d), c.root / "second-name.json");
+               }),
+               2, "it has 2 names"});
+  t.push_back({"resume_record_writable_by_others", resume_with_record([](const Case& c, const fs::path& d) {
+                 fs::permissions(c.record_of(d), fs::perms::others_write, fs::perm_options::add);
+               }),
+               2, "others may write it"});
+  t.push_back({"resume_record_key_readable_by_others", resume_with_record([](const Case& c, const fs::path&) {
+                 fs::permissions(c.root / "state" / "abench" / "key", fs::perms::others_read, fs::perm_options::add);
+               }),
+               2, "others may read or write it"});
+  t.push_back({"resume_record_is_a_fifo", resume_with_record([](const Case& c, const fs::path& d) {
+                 const fs::path record = c.record_of(d);
+                 fs::remove(record);
+                 ::mkfifo(record.c_str(), 0600);
+               }),
+               2, "it is not a regular file"});
+  if (geteuid() == 0)  // only root can give a file away
+    t.push_back({"resume_record_of_another_user", resume_with_record([](const Case& c, const fs::path& d) {
+                   ASSERT_EQ(::chown(c.record_of(d).c_str(), 65534, 65534), 0);
+                 }),
+                 2, "belongs to user id 65534"});
   t.push_back({"resume_run_id_that_names_a_path",
                [](const Case& c) {
                  const fs::path d = c.interrupted("cmp", [&](json& j) {
@@ -627,6 +708,60 @@ std::vector<Hostile> table() {
   t.push_back({"fifo_lock_file",
                report_with_planted_lock([](const Case&, const fs::path& lock) { ::mkfifo(lock.c_str(), 0644); }), 2,
                ".abench.lock: is not a regular file"});
+  // The hot path report publishes is read below the results directory through no link: a link
+  // at explain/, at explain/hot-path/ or at a listing is refused, and what it points to is not
+  // shown (src/util/json_file.h, read_bounded_file_below).
+  const auto report_with_hot_path_linked = [](std::string what_is_a_link) {
+    return [what_is_a_link](const Case& c) {
+      const fs::path d = c.copy("run", "d");
+      const fs::path outside = c.root / "outside";
+      fs::create_directories(outside / "hot-path");
+      write_json(outside / "hot-path" / "index.json", {{"schema", "abench.hot_path"},
+                                                       {"schema_version", 1},
+                                                       {"listings",
+                                                        {{{"variant", 0},
+                                                          {"label", "system"},
+                                                          {"function", "malloc"},
+                                                          {"object", "libc.so.6"},
+                                                          {"file_address", 0},
+                                                          {"size", 1},
+                                                          {"listed", true}}}},
+                                                       {"diffs", json::array()}});
+      write_text(outside / "hot-path" / "0-malloc.s", "SECRET-FROM-OUTSIDE\n");
+      if (what_is_a_link == "explain") {
+        fs::create_directory_symlink(outside, d / "explain");
+      } else if (what_is_a_link == "hot-path") {
+        fs::create_directories(d / "explain");
+        fs::create_directory_symlink(outside / "hot-path", d / "explain" / "hot-path");
+      } else {
+        fs::create_directories(d / "explain" / "hot-path");
+        fs::copy_file(outside / "hot-path" / "index.json", d / "explain" / "hot-path" / "index.json");
+        fs::create_symlink(outside / "hot-path" / "0-malloc.s", d / "explain" / "hot-path" / "0-malloc.s");
+      }
+      return std::vector<std::string>{"report", d.string()};
+    };
+  };
+  const auto nothing_from_outside = [](const Case& c, const CliResult&) {
+    EXPECT_EQ(read_file(c.root / "d" / "report.html").find("SECRET-FROM-OUTSIDE"), std::string::npos);
+  };
+  t.push_back({"report_explain_is_a_link",
+               report_with_hot_path_linked("explain"),
+               0,
+               "is a link or not a directory",
+               {"d"},
+               nothing_from_outside});
+  t.push_back({"report_hot_path_is_a_link",
+               report_with_hot_path_linked("hot-path"),
+               0,
+               "is a link or not a directory",
+               {"d"},
+               nothing_from_outside});
+  t.push_back({"report_hot_path_listing_is_a_link",
+               report_with_hot_path_linked("listing"),
+               0,
+               "is a link or not a directory",
+               {"d"},
+               nothing_from_outside});
   t.push_back({"link_report_html",
                [](const Case& c) {
                  const fs::path d = c.copy("run", "d");
@@ -658,13 +793,35 @@ std::vector<Hostile> table() {
                  write_text(c.root / "precious", "precious\n");
                  fs::create_symlink(c.root / "precious", c.root / "out" / "gate.md");
                  return std::vector<std::string>{
-                     "gate",        "--baseline", (c.base / "run").string(), "--candidate", (c.base / "run").string(),
-                     "--no-report", "--out",      (c.root / "out").string()};
+                     "gate",
+                     "--baseline",
+                     (c.base / "run").string(),
+                     "--candidate",
+                     (c.base / "run").string(),
+                     "--no-report",
+                     "--force",
+                     "--out",
+                     (c.root / "out").string()};  // --force: the link is still replaced, not written through
                },
                3,
                "gate.md",
                {"out", "summary.md"},
                [](const Case& c, const CliResult&) { EXPECT_EQ(read_file(c.root / "precious"), "precious\n"); }});
+  // --out into another tool's output (no abench command ever wrote there): refused, untouched.
+  t.push_back({"out_holds_another_tools_report",
+               [](const Case& c) {
+                 fs::create_directories(c.root / "out" / "report");
+                 write_text(c.root / "out" / "report.html", "<p>another tool's report</p>\n");
+                 write_text(c.root / "out" / "report" / "figure.svg", "<svg/>\n");
+                 return std::vector<std::string>{"gate",
+                                                 "--baseline",
+                                                 (c.base / "run").string(),
+                                                 "--candidate",
+                                                 (c.base / "run").string(),
+                                                 "--out",
+                                                 (c.root / "out").string()};
+               },
+               2, "holds what abench did not write (report.html, report/)"});
 
   // 4. Everything printed is escaped for where it goes.
   t.push_back({"payload_label_in_compare_md_and_csv",
@@ -898,10 +1055,15 @@ TEST(HostileInputTable, EveryInputIsRefusedOrNeutralisedAndNothingOutsideItsOutp
   for (const std::string& row : failed_rows) std::printf("FAILED ROW %s\n", row.c_str());
 }
 
-// The flag is what the refusal asks for: with it, the stored command's code runs (here a
-// script standing in for a worker, which the start-up check runs and refuses).
-TEST(HostileInputTable, TrustStoredCommandRunsTheStoredCode) {
-  testing::TempDir base;
+// An interrupted compare under `base` whose stored candidate is a script standing in for a
+// worker (which the start-up check runs, and refuses), with the environment its resume takes.
+struct ScriptedResume {
+  Case c;
+  fs::path dir;
+  std::vector<std::pair<std::string, std::string>> env;
+};
+
+ScriptedResume interrupted_compare_of_a_script(const fs::path& base) {
   const CliResult cmp = run_cli({"compare",
                                  "--baseline",
                                  "backend=system",
@@ -922,20 +1084,59 @@ TEST(HostileInputTable, TrustStoredCommandRunsTheStoredCode) {
                                  "--no-counts",
                                  "--no-report",
                                  "--out",
-                                 (base.path() / "cmp").string()});
-  ASSERT_EQ(cmp.exit_code, 0) << cmp.err;
-  const Case c{base.path(), base.path()};
+                                 (base / "cmp").string()});
+  EXPECT_EQ(cmp.exit_code, 0) << cmp.err;
+  const Case c{base, base};
   write_text(c.script(), "#!/bin/sh\ntouch " + c.marker().string() + "\nexit 1\n");
   fs::permissions(c.script(), fs::perms::owner_all);
   const fs::path d =
       c.interrupted("cmp", [&](json& j) { set_option(j, "--candidate", "backend=system,exe=" + c.script().string()); });
-  const std::vector<std::pair<std::string, std::string>> env{{"XDG_STATE_HOME", (base.path() / "state").string()}};
-  EXPECT_EQ(run_cli({"compare", "--resume", d.string()}, env).exit_code, 2);
-  EXPECT_FALSE(fs::exists(c.marker()));
-  const CliResult trusted = run_cli({"compare", "--resume", d.string(), "--trust-stored-command"}, env);
+  return {c, d, {{"XDG_STATE_HOME", (base / "state").string()}}};
+}
+
+// The flag is what the refusal asks for: with it, the stored command's code runs.
+TEST(HostileInputTable, TrustStoredCommandRunsTheStoredCode) {
+  testing::TempDir base;
+  const ScriptedResume s = interrupted_compare_of_a_script(base.path());
+  EXPECT_EQ(run_cli({"compare", "--resume", s.dir.string()}, s.env).exit_code, 2);
+  EXPECT_FALSE(fs::exists(s.c.marker()));
+  const CliResult trusted = run_cli({"compare", "--resume", s.dir.string(), "--trust-stored-command"}, s.env);
   EXPECT_NE(trusted.err.find("(trusted: --trust-stored-command)"), std::string::npos) << trusted.err;
-  EXPECT_NE(trusted.err.find("exe=" + c.script().string()), std::string::npos) << trusted.err;
-  EXPECT_TRUE(fs::exists(c.marker()));
+  EXPECT_NE(trusted.err.find("exe=" + s.c.script().string()), std::string::npos) << trusted.err;
+  EXPECT_TRUE(fs::exists(s.c.marker()));
+}
+
+// What the table's record rows tamper with vouches when it is left alone: a record abench signed
+// runs the stored command's code without the flag.
+TEST(HostileInputTable, ARecordAbenchSignedVouchesForTheCommandItStarted) {
+  testing::TempDir base;
+  const ScriptedResume s = interrupted_compare_of_a_script(base.path());
+  s.c.record_start(s.dir);
+  EXPECT_EQ(fs::status(s.c.root / "state" / "abench" / "key").permissions() & fs::perms::mask,
+            fs::perms::owner_read | fs::perms::owner_write);
+  const CliResult resumed = run_cli({"compare", "--resume", s.dir.string()}, s.env);
+  EXPECT_NE(resumed.err.find("(the command abench started there on this machine)"), std::string::npos) << resumed.err;
+  EXPECT_TRUE(fs::exists(s.c.marker()));
+}
+
+// A store abench cannot trust is not written to, and not followed: the run goes on and says its
+// resume will need the flag; a link's target keeps its mode and gets no record.
+TEST(HostileInputTable, ARunKeepsNoRecordInAStoreThatIsALink) {
+  testing::TempDir base;
+  const fs::path elsewhere = base.path() / "elsewhere";
+  fs::create_directories(elsewhere);
+  fs::permissions(elsewhere, fs::perms::owner_all | fs::perms::others_read | fs::perms::others_exec);
+  fs::create_directories(base.path() / "state" / "abench");
+  fs::create_directory_symlink(elsewhere, base.path() / "state" / "abench" / "runs");
+  const CliResult ran = run_cli({"run", "--matrix", "quick", "--backend", "system", "--workload", "allocate", "--size",
+                                 "64", "--live", "1", "--samples", "3", "--min-batch-ms", "0.2", "--no-counts",
+                                 "--no-report", "--out", (base.path() / "run").string()},
+                                {{"XDG_STATE_HOME", (base.path() / "state").string()}});
+  EXPECT_EQ(ran.exit_code, 0) << ran.err;
+  EXPECT_NE(ran.err.find("warning: no record of this run is kept"), std::string::npos) << ran.err;
+  EXPECT_EQ(fs::status(elsewhere).permissions() & fs::perms::mask,
+            fs::perms::owner_all | fs::perms::others_read | fs::perms::others_exec);
+  EXPECT_TRUE(fs::is_empty(elsewhere));
 }
 
 }  // namespace

@@ -2,7 +2,8 @@
 # in (debootstrap, cached outside the checkout), binfmt_misc sending aarch64 programs to
 # qemu-user, and the cross build's settings. docs/arm.md says what runs and what is skipped.
 
-# The target's packages: what abench builds and tests with (scripts/setup.sh), as arm64.
+# The target's packages: what abench builds and tests with (scripts/setup.sh), as arm64
+# (libssl-dev comes with libpq-dev, which depends on it).
 ABENCH_SYSROOT_PACKAGES=(libc6-dev libstdc++-12-dev libcli11-dev nlohmann-json3-dev libfmt-dev libmimalloc-dev
                          libjemalloc-dev libgtest-dev libgoogle-perftools-dev libpng-dev valgrind libsqlite3-dev libpq-dev libboost-dev)
 export ABENCH_SYSROOT="${ABENCH_SYSROOT:-/var/cache/abench/sysroot-arm64-bookworm}"

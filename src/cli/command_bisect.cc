@@ -37,7 +37,7 @@ CLI::App* register_bisect_command(CLI::App& app, BisectRequest& o) {
   cmd->add_option("--build-cache", o.build_cache,
                   "Where builds are kept by commit and command (default: $XDG_CACHE_HOME/abench/builds)")
       ->check(kNotEmpty);
-  cmd->add_option("--out", o.out, "Output directory (default: results/<time>-bisect)")->check(kNotEmpty);
+  add_out_options(*cmd, o.out, "Output directory (default: results/<time>-bisect)");
   cmd->add_option("--resume", o.resume,
                   "Go on with the interrupted bisect in DIR: the same command again, its finished steps kept")
       ->check(kNotEmpty);

@@ -15,7 +15,7 @@ CLI::App* register_calibrate_command(CLI::App& app, CalibrateRequest& o) {
       ->capture_default_str();
   o.measure.matrix.clear();  // default: the stored baseline's matrix and protocol
   add_measure_options(*cmd, o.measure);
-  cmd->add_option("--out", o.out, "Output directory (default: results/<time>-calibrate-<matrix>)")->check(kNotEmpty);
+  add_out_options(*cmd, o.out, "Output directory (default: results/<time>-calibrate-<matrix>)");
   return cmd;
 }
 

@@ -23,7 +23,7 @@ CLI::App* register_compare_command(CLI::App& app, CompareRequest& o) {
   cmd->add_option("--confidence", o.confidence, "Confidence of the interval")
       ->check(CLI::Range(0.5, 0.999))
       ->capture_default_str();
-  cmd->add_option("--out", o.out, "Output directory (default: results/<time>-compare-<matrix>)")->check(kNotEmpty);
+  add_out_options(*cmd, o.out, "Output directory (default: results/<time>-compare-<matrix>)");
   cmd->add_flag("--gate", o.gate, "Also gate the candidate against the baseline (exit 1 on a regression)");
   cmd->add_flag("--no-confirm", o.no_confirm,
                 "With --gate: do not measure the variants of regressed cells a second time to confirm them");

@@ -29,8 +29,7 @@ CLI::App* register_gate_command(CLI::App& app, GateRequest& o) {
   add_gate_rule_options(*cmd, o.rules);
   o.measure.matrix.clear();  // default: the baseline's own matrix and protocol
   add_measure_options(*cmd, o.measure);
-  cmd->add_option("--out", o.out, "Directory for gate.md and gate.json (default: results/<time>-gate)")
-      ->check(kNotEmpty);
+  add_out_options(*cmd, o.out, "Directory for gate.md and gate.json (default: results/<time>-gate)");
   return cmd;
 }
 

@@ -11,7 +11,7 @@ void add_series_options(CLI::App& cmd, ChangesRequest& o, const char* out) {
   cmd.add_option("--history", o.store, "The store: a SQLite file's path or a postgresql:// URL")
       ->required()
       ->check(kNotEmpty);
-  cmd.add_option("--out", o.out, out)->check(kNotEmpty);
+  add_out_options(cmd, o.out, out);
   cmd.add_option("--variant", o.variants, "Only these variants' cells (labels, repeatable)");
   cmd.add_option("--backend", o.backends, "Only these backends' cells");
   cmd.add_option("--workload", o.workloads, "Only these workloads' cells");

@@ -9,7 +9,7 @@ CLI::App* register_merge_command(CLI::App& app, MergeRequest& o) {
   CLI::App* cmd = app.add_subcommand(
       "merge", "Join the output directories of the shards of one run, compare, gate or calibrate (--shard K/N)");
   cmd->add_option("dirs", o.dirs, "Every shard's output directory, each shard once")->required();
-  cmd->add_option("--out", o.out, "Output directory (default: results/<time>-merged-<matrix>)")->check(kNotEmpty);
+  add_out_options(*cmd, o.out, "Output directory (default: results/<time>-merged-<matrix>)");
   cmd->add_flag("--across-machines", o.across_machines,
                 "Merge shards measured on different machines (by default refused): each cell records its machine");
   cmd->add_flag("--no-report", o.no_report, "Do not draw report.html and report/");

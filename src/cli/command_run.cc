@@ -12,7 +12,7 @@ CLI::App* register_run_command(CLI::App& app, RunRequest& o) {
                   "--baseline: backend=,policy=,entry=,plugin=,preload=,exe=,env=K=V,label=")
       ->allow_extra_args(false);
   add_measure_options(*cmd, o.measure);
-  cmd->add_option("--out", o.out, "Output directory (default: results/<time>-<matrix>)")->check(kNotEmpty);
+  add_out_options(*cmd, o.out, "Output directory (default: results/<time>-<matrix>)");
   cmd->add_option("--save-baseline", o.save_baseline,
                   "Also store the results as results/baselines/NAME/ for abench gate");
   add_history_options(*cmd, o.history);

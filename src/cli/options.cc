@@ -103,6 +103,13 @@ void add_measure_options(CLI::App& cmd, MeasureOptions& o) {
                  "the shards' directories (docs/ci.md)");
 }
 
+void add_out_options(CLI::App& cmd, OutputDirectory& out, const std::string& help) {
+  cmd.add_option("--out", out.path, help)->check(kNotEmpty);
+  cmd.add_flag("--force", out.force,
+               "Write into --out even though it holds files abench did not write (another tool's report, "
+               "someone's files): abench's own files there are replaced, the rest left as they are");
+}
+
 void add_resume_option(CLI::App& cmd) {
   cmd.add_option_function<std::string>(
       "--resume", [](const std::string&) {},

@@ -8,6 +8,7 @@
 
 #include "src/flow/gate_rules.h"
 #include "src/flow/history_flow.h"
+#include "src/flow/output_directory.h"
 #include "src/plan/measure_options.h"
 
 namespace abench {
@@ -27,6 +28,9 @@ void add_measure_options(CLI::App& command, MeasureOptions& options);
 void refuse_text_not_utf8(const std::vector<std::string>& args);
 // --resume DIR, for the help text: main() handles it before parsing (command_line_to_parse).
 void add_resume_option(CLI::App& command);
+// --out DIR (`help` says its default) and --force, which lets it be a directory holding what
+// abench did not write (src/flow/output_directory.h).
+void add_out_options(CLI::App& command, OutputDirectory& out, const std::string& help);
 // --history, --commit, --branch: the run recorded in a history store (docs/history.md).
 // `also`: what --history does besides recording, on this command.
 void add_history_options(CLI::App& command, HistoryRecording& recording, std::string_view also = "");

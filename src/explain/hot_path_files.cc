@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "src/explain/work_figures.h"
 #include "src/util/json_field.h"
 #include "src/util/json_file.h"
 
@@ -60,9 +61,10 @@ nlohmann::json hot_path_index_json(const HotPathIndex& index) {
   return {{"schema", "abench.hot_path"}, {"schema_version", 1}, {"listings", listings}, {"diffs", diffs}};
 }
 
-HotPathIndex read_hot_path_index(const std::filesystem::path& dir) {
-  const std::string path = (dir / "index.json").string();
-  const nlohmann::json j = read_json_file(path, "the hot path index");
+HotPathIndex read_hot_path_index(const std::filesystem::path& results_dir) {
+  const std::filesystem::path relative = std::filesystem::path(kExplainDirectory) / kHotPathDirectory / "index.json";
+  const std::string path = (results_dir / relative).string();
+  const nlohmann::json j = read_json_file_below(results_dir, relative, "the hot path index");
   const JsonField root(path, j, "", "malformed hot path index");
   if (root.at("schema").text() != "abench.hot_path") root.at("schema").fail("must be \"abench.hot_path\"");
   root.at("schema_version").whole<int>(1, 1);

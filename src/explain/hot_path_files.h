@@ -49,7 +49,8 @@ std::string diff_file_name(std::size_t pair, std::string_view function);        
 std::string normalised_listing(std::string_view objdump_text);
 
 nlohmann::json hot_path_index_json(const HotPathIndex& index);
-// Reads dir/index.json as data from elsewhere: UsageError naming the field when malformed.
-HotPathIndex read_hot_path_index(const std::filesystem::path& dir);
+// Reads explain/hot-path/index.json below a results directory as data from elsewhere, through
+// no link: UsageError naming the field when malformed.
+HotPathIndex read_hot_path_index(const std::filesystem::path& results_dir);
 
 }  // namespace abench

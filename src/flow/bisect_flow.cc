@@ -16,6 +16,7 @@
 #include "src/flow/git_repository.h"
 #include "src/flow/measure_setup.h"
 #include "src/flow/verdict_files.h"
+#include "src/flow/output_directory.h"
 #include "src/run/execute.h"
 #include "src/run/preflight.h"
 #include "src/run/process_launcher.h"
@@ -327,9 +328,9 @@ BisectOutcome run_bisect(const BisectRequest& request, const std::vector<std::st
   use_paired_protocol(bench.matrix.protocol, ends, r.confidence);
   bench.matrix.protocol.counts = false;  // each step is a verdict on the figures alone
   bench.settings.confidence = r.confidence;
-  if (!r.resume.empty() && !r.out.empty() && r.out != r.resume)
+  if (!r.resume.empty() && !r.out.path.empty() && r.out.path != r.resume)
     throw UsageError("options --out and --resume: the bisect goes on in the directory --resume names");
-  bench.dir = prepare_output_dir(r.resume.empty() ? r.out : r.resume, "bisect", !r.resume.empty());
+  bench.dir = prepare_output_dir(r.resume.empty() ? r.out : OutputDirectory{r.resume}, "bisect", !r.resume.empty());
   if (!std::filesystem::is_directory(bench.dir / "git")) make_output_subdirectory(bench.dir / "git");
   Bisection bisection(r, bench);
   try {

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "src/flow/output_directory.h"
 #include "src/plan/measure_options.h"
 
 namespace abench {
@@ -16,7 +17,7 @@ struct BisectRequest {
   std::string repo, good, bad;
   std::string build;         // the command, with {src} and {out}
   std::string spec;          // the variant each build is measured as, with {out}
-  std::string out;           // default results/<time>-bisect
+  OutputDirectory out;       // default results/<time>-bisect
   std::string build_cache;   // default default_build_cache()
   std::string resume;        // --resume DIR: the interrupted bisect in DIR goes on (the same command)
   std::string from_history;  // --from-history STORE: good, bad and the cell from change point `change`

@@ -9,6 +9,7 @@
 #include "src/flow/measure_setup.h"
 #include "src/flow/stored_baseline.h"
 #include "src/flow/verdict_files.h"
+#include "src/flow/output_directory.h"
 #include "src/results/noise_file.h"
 #include "src/results/results_reader.h"
 #include "src/results/results_writers.h"

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "src/flow/output_directory.h"
 #include "src/plan/measure_options.h"
 
 namespace abench {
@@ -13,7 +14,7 @@ struct CalibrateRequest {
   MeasureOptions measure;  // measure.matrix "": the stored baseline's matrix and protocol
   std::string variant;     // "": the matrix's backends and policies
   std::string save_noise;  // the baseline NAME whose noise.json is written
-  std::string out;
+  OutputDirectory out;
   int runs = 3;
 };
 

@@ -9,6 +9,7 @@
 #include "src/flow/gate_flow.h"
 #include "src/flow/measure_setup.h"
 #include "src/flow/verdict_files.h"
+#include "src/flow/output_directory.h"
 #include "src/report/report_writer.h"
 #include "src/results/results_writers.h"
 #include "src/run/execute.h"

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "src/flow/output_directory.h"
 #include "src/flow/history_flow.h"
 #include "src/flow/gate_rules.h"
 #include "src/plan/measure_options.h"
@@ -23,7 +24,7 @@ struct CompareRequest {
   double min_effect_percent = 1.0;
   double confidence = 0.95;
   double detect_percent = 3;  // VerdictSettings::detect, in percent
-  std::string out;
+  OutputDirectory out;
   HistoryRecording history;
 };
 

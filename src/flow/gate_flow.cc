@@ -10,6 +10,7 @@
 #include "src/flow/history_gate.h"
 #include "src/flow/stored_baseline.h"
 #include "src/flow/verdict_files.h"
+#include "src/flow/output_directory.h"
 #include "src/machine/conditions.h"
 #include "src/results/results_reader.h"
 #include "src/results/timed_loops.h"

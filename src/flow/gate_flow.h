@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "src/flow/output_directory.h"
 #include "src/flow/history_flow.h"
 #include "src/flow/gate_rules.h"
 #include "src/plan/measure_options.h"
@@ -24,7 +25,7 @@ struct GateRequest {
   MeasureOptions measure;           // measure.matrix "" : the baseline's own matrix and protocol
   std::string baseline;             // a stored NAME, or a results.json or its directory
   std::string candidate;            // "": measured now
-  std::string out;                  // "": results/<time>-gate-<matrix>
+  OutputDirectory out;              // "": results/<time>-gate-<matrix>
   bool stored_figures = false;      // judge a fresh candidate against the stored figures
   bool run_stored_workers = false;  // run workers beside a results.json outside results/baselines/
   bool no_confirm = false;

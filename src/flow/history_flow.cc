@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "src/flow/measure_setup.h"
+#include "src/flow/output_directory.h"
 #include "src/results/results_reader.h"
 #include "src/store/changes_files.h"
 #include "src/store/history_changes.h"

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "src/flow/output_directory.h"
 #include "src/store/history_store.h"
 
 namespace abench {
@@ -32,7 +33,7 @@ struct HistoryRequest {
 // history changes: the cells' change points, written to `out`.
 struct ChangesRequest {
   std::string store;
-  std::string out;                                                       // default results/<time>-changes
+  OutputDirectory out;                                                   // default results/<time>-changes
   std::vector<std::string> variants, backends, workloads, sizes, lives;  // cell filters (empty: all)
   double alpha = 0.001;
   double min_step_percent = 1;  // the floor of every cell's detectable change

@@ -79,22 +79,4 @@ Plan shard_if_asked(Plan plan, const Matrix& matrix, const MeasureOptions& optio
   return shard_plan(std::move(plan), matrix.protocol, parse_shard(*options.shard, "--shard"));
 }
 
-std::filesystem::path prepare_output_dir(const std::string& out, const std::string& name, bool resume) {
-  const std::filesystem::path dir =
-      out.empty() ? std::filesystem::path(source_directory()) / "results" /
-                        checked_name(utc_timestamp("%Y%m%d-%H%M%S-") + name, "the output directory's name")
-                  : std::filesystem::path(out);
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) throw EnvironmentError(fmt::format("--out {}: cannot create directory: {}", dir.string(), ec.message()));
-  hold_output_directory(dir);  // before looking at what is there: a command writing it now is named
-  if (resume) return dir;      // resume_command_line checked it holds an interrupted run
-  if (std::filesystem::exists(dir / "results.json"))
-    throw UsageError(
-        fmt::format("--out {}: already holds a results.json; choose another "
-                    "directory so no earlier result is overwritten",
-                    dir.string()));
-  return dir;
-}
-
 }  // namespace abench

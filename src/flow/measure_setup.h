@@ -31,8 +31,4 @@ Plan shard_if_asked(Plan plan, const Matrix& matrix, const MeasureOptions& optio
 void check_resumed_command_trusted(const MeasureOptions& options, const std::vector<Variant>& variants,
                                    const std::optional<std::string>& save_baseline = std::nullopt);
 
-// --out or results/<UTC time>-<name>; refuses a directory that already holds results,
-// unless it is the interrupted run being resumed.
-std::filesystem::path prepare_output_dir(const std::string& out, const std::string& name, bool resume = false);
-
 }  // namespace abench

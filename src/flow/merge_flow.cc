@@ -13,6 +13,7 @@
 #include "src/flow/merged_gate.h"
 #include "src/flow/stored_baseline.h"
 #include "src/flow/verdict_files.h"
+#include "src/flow/output_directory.h"
 #include "src/merge/shards.h"
 #include "src/report/report_writer.h"
 #include "src/results/noise_file.h"
@@ -119,8 +120,9 @@ std::vector<RunResults> merged_calibrate_runs(const std::vector<ShardResults>& s
     std::vector<ShardResults> runs;
     for (const ShardResults& shard : shards) {
       runs.push_back(shard);
-      runs.back().path = (shard.dir / fmt::format("run{}", run) / "results.json").string();
-      runs.back().results = load_results(runs.back().path);
+      const std::filesystem::path relative = std::filesystem::path(fmt::format("run{}", run)) / "results.json";
+      runs.back().path = (shard.dir / relative).string();
+      runs.back().results = load_results_below(shard.dir, relative);
       runs.back().canonical = results_to_json(runs.back().results);
     }
     merged_runs.push_back(merge_shards(runs, command_line));

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "src/flow/output_directory.h"
 #include "src/flow/gate_rules.h"
 #include "src/verdict/gate.h"
 
@@ -14,7 +15,7 @@ namespace abench {
 
 struct MergeRequest {
   std::vector<std::string> dirs;
-  std::string out;
+  OutputDirectory out;
   bool across_machines = false;
   bool no_report = false;
   std::string save_noise;  // calibrate's shards: the baseline whose floors the merge stores

@@ -25,7 +25,7 @@ std::string percent(double fraction) { return fmt::format("{:g}%", fraction * 10
 // The second run a shard measured to confirm its regressions: the shard's own variants and
 // cells, read by the one reader.
 RunResults stored_second_run(const ShardResults& shard, const std::string& path) {
-  RunResults second = load_results(path);
+  RunResults second = load_results_below(shard.dir, std::filesystem::path("confirm") / "results.json");
   bool same = second.plan.variants.size() == shard.results.plan.variants.size() &&
               second.cells.size() == shard.results.cells.size();
   for (std::size_t v = 0; same && v < second.plan.variants.size(); ++v)
@@ -60,7 +60,8 @@ GateVerdict judge_shard(const ShardResults& shard, const MergedGateRules& j) {
   GateVerdict verdict = evaluate_gate(gate_pairs(shard.results, shard.path), j.rules, j.noise, j.settings);
   if (verdict.regressions == 0) return verdict;
   const std::filesystem::path second_path = shard.dir / "confirm" / "results.json";
-  if (!std::filesystem::exists(second_path)) {
+  std::error_code ec;  // a link there is not followed, and is refused when read
+  if (!std::filesystem::exists(std::filesystem::symlink_status(second_path, ec))) {
     verdict.notes.push_back(
         fmt::format("Shard {}/{} stored no second run of its regressions ({} is not there): "
                     "they stand unconfirmed.",

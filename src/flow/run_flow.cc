@@ -8,6 +8,7 @@
 #include "src/explain/work_table.h"
 #include "src/flow/measure_setup.h"
 #include "src/flow/stored_baseline.h"
+#include "src/flow/output_directory.h"
 #include "src/report/report_writer.h"
 #include "src/results/results_writers.h"
 #include "src/run/execute.h"

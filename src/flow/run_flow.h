@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "src/flow/output_directory.h"
 #include "src/flow/history_flow.h"
 #include "src/plan/measure_options.h"
 
@@ -17,7 +18,7 @@ struct RunRequest {
   // --variant SPEC, repeatable: what to measure instead of the matrix's backends x policies
   // (compare's spec syntax, src/plan/variant.h)
   std::vector<std::string> variants;
-  std::string out;
+  OutputDirectory out;
   std::optional<std::string> save_baseline;  // store results.json as results/baselines/NAME/ ('' is refused)
   HistoryRecording history;
 };

@@ -13,9 +13,10 @@ namespace {
 
 constexpr std::uintmax_t kMaxListingBytes = std::uintmax_t{1} << 20;
 
-std::string listing_text(const std::filesystem::path& dir, std::size_t variant, const std::string& function) {
-  return printable(read_bounded_file((dir / listing_file_name(variant, function)).string(), "a hot path listing",
-                                     kMaxListingBytes, false));
+// explain/hot-path/NAME, read below the results directory: through no link.
+std::string hot_path_text(const std::filesystem::path& run_dir, const std::string& name, const std::string& what) {
+  return printable(read_bounded_file_below(run_dir, std::filesystem::path(kExplainDirectory) / kHotPathDirectory / name,
+                                           what, kMaxListingBytes));
 }
 
 }  // namespace
@@ -23,25 +24,26 @@ std::string listing_text(const std::filesystem::path& dir, std::size_t variant, 
 std::vector<ReportHotPath> read_report_hot_paths(const std::filesystem::path& run_dir,
                                                  std::vector<std::string>& warnings) {
   const std::filesystem::path dir = run_dir / kExplainDirectory / kHotPathDirectory;
-  if (!std::filesystem::exists(dir / "index.json")) return {};
+  std::error_code ec;
+  if (!std::filesystem::exists(std::filesystem::symlink_status(dir / "index.json", ec))) return {};
   std::vector<ReportHotPath> out;
   try {
-    const HotPathIndex index = read_hot_path_index(dir);
+    const HotPathIndex index = read_hot_path_index(run_dir);
     const auto listing_of = [&](std::size_t variant, const std::string& function) -> const FunctionListing* {
       for (const FunctionListing& l : index.listings)
         if (l.variant == variant && l.function == function && l.listed) return &l;
       return nullptr;
     };
     const auto side = [&](const FunctionListing& l) {
-      return std::pair{printable(l.label + ": " + l.object), listing_text(dir, l.variant, l.function)};
+      return std::pair{printable(l.label + ": " + l.object),
+                       hot_path_text(run_dir, listing_file_name(l.variant, l.function), "a hot path listing")};
     };
     for (const FunctionDiff& d : index.diffs) {
       const FunctionListing* before = listing_of(2 * d.pair, d.function);
       const FunctionListing* after = listing_of(2 * d.pair + 1, d.function);
       if (!before || !after) continue;
       ReportHotPath h{d.function, {side(*before), side(*after)}, "", d.changed_lines};
-      h.diff = printable(read_bounded_file((dir / diff_file_name(d.pair, d.function)).string(), "a hot path diff",
-                                           kMaxListingBytes, false));
+      h.diff = hot_path_text(run_dir, diff_file_name(d.pair, d.function), "a hot path diff");
       out.push_back(std::move(h));
     }
     if (index.diffs.empty())  // a run: each variant's listings alone

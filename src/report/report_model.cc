@@ -278,7 +278,8 @@ ReportModel load_report_model(const std::filesystem::path& dir) {
   std::string matrix;
   for (const auto& [key, value] : model.facts)
     if (key == "matrix") matrix = value;
-  model.hot_paths = read_report_hot_paths(dir, model.warnings);
+  model.hot_paths = read_report_hot_paths(dir, model.unread);
+  model.warnings.insert(model.warnings.end(), model.unread.begin(), model.unread.end());
   model.title = matrix.empty() ? "abench " + model.kind : fmt::format("abench {} of {}", model.kind, matrix);
   if (model.unit.empty()) model.unit = "per op";
   return model;

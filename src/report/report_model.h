@@ -65,6 +65,9 @@ struct ReportModel {
   std::vector<ReportChange> changes;
   std::vector<std::pair<std::string, std::string>> facts;  // conditions and protocol, for the header
   std::vector<std::string> warnings;
+  // What the report refused to read from the directory (a link where the hot path should be):
+  // among the warnings, and said on stderr too, as it is news to whoever made the report.
+  std::vector<std::string> unread;
   std::vector<ReportHotPath> hot_paths;
   std::vector<ReportContext> context;  // --context only: every in-matrix cell
   std::string context_rule;            // how `sensitive` was decided, in words

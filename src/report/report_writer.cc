@@ -75,6 +75,7 @@ std::vector<RenderedFigure> render_figures(const std::vector<Figure>& figures,
 
 std::filesystem::path write_report(const std::filesystem::path& dir) {
   const ReportModel model = load_report_model(dir);
+  for (const std::string& w : model.unread) std::cerr << "warning: " << w << "\n";
   hold_output_directory(dir);  // read first: a directory that is not abench's gets no lock file
   const std::filesystem::path figures_dir = dir / "report";
   make_output_subdirectory(figures_dir);

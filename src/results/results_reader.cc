@@ -338,4 +338,8 @@ RunResults load_results(const std::string& path) {
   return results_from_json(read_json_file(path, "the results file"), path);
 }
 
+RunResults load_results_below(const std::filesystem::path& root, const std::filesystem::path& relative) {
+  return results_from_json(read_json_file_below(root, relative, "the results file"), (root / relative).string());
+}
+
 }  // namespace abench

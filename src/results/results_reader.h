@@ -10,6 +10,7 @@
 // UsageError (exit 2) naming the file and the field, before anything is measured or written.
 #pragma once
 
+#include <filesystem>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -22,5 +23,8 @@ RunResults results_from_json(const nlohmann::json& json, const std::string& path
 
 // Reads path (src/util/json_file.h's limits) and decodes it.
 RunResults load_results(const std::string& path);
+// The results file at `relative` below `root` (a shard's run1/results.json): through no link
+// below root (read_json_file_below).
+RunResults load_results_below(const std::filesystem::path& root, const std::filesystem::path& relative);
 
 }  // namespace abench

@@ -6,9 +6,9 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "src/util/atomic_file.h"
 #include "src/util/errors.h"
-#include "src/util/json_file.h"
+#include "src/util/owner_only_directory.h"
+#include "src/util/signing_key.h"
 
 namespace abench {
 namespace {
@@ -24,56 +24,99 @@ std::string absolute_directory(const std::filesystem::path& dir) {
   return (ec ? std::filesystem::absolute(dir) : canonical).string();
 }
 
+// $XDG_STATE_HOME, else $HOME/.local/state.
+std::optional<std::filesystem::path> state_directory() {
+  if (const char* state = std::getenv("XDG_STATE_HOME"); state != nullptr && state[0] == '/')
+    return std::filesystem::path(state);
+  if (const char* home = std::getenv("HOME"); home != nullptr && home[0] == '/')
+    return std::filesystem::path(home) / ".local" / "state";
+  return std::nullopt;
+}
+
+// STATE/abench/runs and the key in STATE/abench, every directory on the way this user's alone
+// and no link; nullopt when some part is not there and `create` is false.
+struct RecordStore {
+  OwnerOnlyDirectory runs;
+  SigningKey key;
+};
+
+std::optional<RecordStore> open_store(const std::filesystem::path& state, bool create) {
+  if (!create && !std::filesystem::is_directory(state)) return std::nullopt;
+  const OwnerOnlyDirectory state_dir(state, create);
+  const auto abench = state_dir.child("abench", create);
+  if (!abench) return std::nullopt;
+  auto key = SigningKey::in(*abench, create);
+  auto runs = abench->child("runs", create);
+  if (!key || !runs) return std::nullopt;
+  return RecordStore{std::move(*runs), *key};
+}
+
+// What the record's MAC covers: everything it vouches for.
+std::string signed_part(const std::string& run_id, const std::string& directory,
+                        const std::vector<std::string>& command_line) {
+  return nlohmann::json{
+      {"abench_run_record", 1}, {"run_id", run_id}, {"directory", directory}, {"command_line", command_line}}
+      .dump();
+}
+
 }  // namespace
 
 std::optional<std::filesystem::path> run_records_directory() {
-  if (const char* state = std::getenv("XDG_STATE_HOME"); state != nullptr && state[0] == '/')
-    return std::filesystem::path(state) / "abench" / "runs";
-  if (const char* home = std::getenv("HOME"); home != nullptr && home[0] == '/')
-    return std::filesystem::path(home) / ".local" / "state" / "abench" / "runs";
-  return std::nullopt;
+  const auto state = state_directory();
+  if (!state) return std::nullopt;
+  return *state / "abench" / "runs";
 }
 
 void record_run_origin(const std::filesystem::path& dir, const std::string& run_id,
                        const std::vector<std::string>& command_line) {
-  const auto records = run_records_directory();
-  if (!records || !is_run_id(run_id)) return;
-  std::error_code ec;
-  std::filesystem::create_directories(*records, ec);
-  if (ec) return;
-  // Only its owner may add records: one written by someone else would vouch for their command.
-  std::filesystem::permissions(*records, std::filesystem::perms::owner_all, ec);
-  const nlohmann::json record = {{"directory", absolute_directory(dir)}, {"command_line", command_line}};
+  const auto state = state_directory();
+  if (!state || !is_run_id(run_id)) return;
   try {
-    write_file_atomically(*records / (run_id + ".json"), record.dump() + "\n", 0600);
-  } catch (const EnvironmentError&) {
+    auto store = open_store(*state, /*create=*/true);
+    const std::string directory = absolute_directory(dir);
+    const nlohmann::json record = {{"directory", directory},
+                                   {"command_line", command_line},
+                                   {"mac", store->key.sign(signed_part(run_id, directory, command_line))}};
+    store->runs.write_atomically(run_id + ".json", record.dump() + "\n");
+  } catch (const std::runtime_error& e) {  // UsageError, EnvironmentError: the store cannot vouch
+    fmt::print(stderr, "warning: no record of this run is kept, so its --resume will need --trust-stored-command: {}\n",
+               e.what());
   }
 }
 
 void forget_run_origin(const std::string& run_id) {
-  const auto records = run_records_directory();
-  if (!records || !is_run_id(run_id)) return;
-  std::error_code ec;
-  std::filesystem::remove(*records / (run_id + ".json"), ec);
+  const auto state = state_directory();
+  if (!state || !is_run_id(run_id)) return;
+  try {
+    if (auto store = open_store(*state, /*create=*/false)) store->runs.remove(run_id + ".json");
+  } catch (const std::runtime_error&) {  // a store abench cannot trust holds no record of its
+  }
 }
 
 std::string run_origin_unrecorded_because(const std::filesystem::path& dir, const std::string& run_id,
                                           const std::vector<std::string>& command_line) {
-  const auto records = run_records_directory();
-  if (!records) return "neither XDG_STATE_HOME nor HOME is set, so abench keeps no record of its runs";
+  const auto state = state_directory();
+  if (!state) return "neither XDG_STATE_HOME nor HOME is set, so abench keeps no record of its runs";
   if (!is_run_id(run_id)) return fmt::format("its run id '{}' is not one abench makes", run_id);
-  const std::filesystem::path path = *records / (run_id + ".json");
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(std::filesystem::symlink_status(path, ec)))
-    return fmt::format("abench has no record of starting run {} on this machine ({})", run_id, path.string());
+  const std::filesystem::path path = *state / "abench" / "runs" / (run_id + ".json");
+  const std::string none =
+      fmt::format("abench has no record of starting run {} on this machine ({})", run_id, path.string());
   try {
-    const nlohmann::json record = read_json_file(path.string(), "a record of a run");
-    if (record.at("directory").get<std::string>() != absolute_directory(dir))
-      return fmt::format("run {} was started by abench in {}, not here", run_id,
-                         record.at("directory").get<std::string>());
-    if (record.at("command_line").get<std::vector<std::string>>() != command_line)
+    const auto store = open_store(*state, /*create=*/false);
+    if (!store) return none;
+    const auto text = store->runs.read(run_id + ".json", /*secret=*/false, 1 << 20);
+    if (!text) return none;
+    const nlohmann::json record = nlohmann::json::parse(*text);
+    const auto directory = record.at("directory").get<std::string>();
+    const auto line = record.at("command_line").get<std::vector<std::string>>();
+    if (!record.contains("mac") || !record["mac"].is_string() ||
+        !store->key.verifies(signed_part(run_id, directory, line), record["mac"].get<std::string>()))
+      return fmt::format("{}: not a record abench wrote: it is not signed with this user's key", path.string());
+    if (directory != absolute_directory(dir))
+      return fmt::format("run {} was started by abench in {}, not here", run_id, directory);
+    if (line != command_line)
       return fmt::format("the command line stored there is not the one abench started run {} with", run_id);
-  } catch (const UsageError& e) {
+  } catch (const std::runtime_error& e) {  // UsageError, EnvironmentError: nothing here vouches
     return e.what();
   } catch (const nlohmann::json::exception& e) {
     return fmt::format("{}: not a record abench wrote: {}", path.string(), e.what());

@@ -1,9 +1,10 @@
-// Which interrupted runs abench itself started on this machine (docs/security.md). `--resume
-// DIR` runs the command stored in DIR/results.json; a directory handed over from elsewhere
-// could name any code there. So each run abench starts leaves a record of its run id, its
-// directory and its command line where no results directory reaches (the user's state
-// directory), and a resume runs code a stored command names only when the record says abench
-// wrote exactly that command into exactly that directory, or when the user says to trust it.
+// Which interrupted runs abench itself started on this machine (docs/security.md, "What a
+// record proves"). `--resume DIR` runs the command stored in DIR/results.json; a directory
+// handed over from elsewhere could name any code there. So each run abench starts leaves a
+// record of its run id, its directory and its command line where no results directory reaches
+// (the user's state directory), signed under a per-user key, in a store only this user can
+// change; a resume runs code a stored command names only when such a record says abench wrote
+// exactly that command into exactly that directory, or when the user says to trust it.
 #pragma once
 
 #include <filesystem>
@@ -16,8 +17,8 @@ namespace abench {
 // $XDG_STATE_HOME/abench/runs, else $HOME/.local/state/abench/runs; none without either.
 std::optional<std::filesystem::path> run_records_directory();
 
-// Records the run; a record that cannot be written only means its resume will have to be
-// trusted by hand (`--trust-stored-command`), so failures are ignored.
+// Records the run. Where the store cannot be trusted or written, says so on stderr and goes on:
+// the run's resume will have to be trusted by hand (`--trust-stored-command`).
 void record_run_origin(const std::filesystem::path& dir, const std::string& run_id,
                        const std::vector<std::string>& command_line);
 

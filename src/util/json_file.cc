@@ -1,5 +1,11 @@
 #include "src/util/json_file.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -48,8 +54,9 @@ std::string read_bounded_file(const std::string& path, const std::string& what, 
   return text.str();
 }
 
-nlohmann::json read_json_file(const std::string& path, const std::string& what) {
-  const std::string text = read_bounded_file(path, what, kMaxJsonFileBytes);
+namespace {
+
+nlohmann::json parsed_json(const std::string& text, const std::string& path, const std::string& what) {
   std::vector<std::set<std::string>> keys_of_open_objects;
   const auto check = [&](int depth, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
     using Event = nlohmann::json::parse_event_t;
@@ -77,6 +84,63 @@ nlohmann::json read_json_file(const std::string& path, const std::string& what) 
   } catch (const nlohmann::json::exception& e) {
     throw UsageError(fmt::format("{}: malformed JSON in {}: {}", path, what, brief(e.what())));
   }
+}
+
+}  // namespace
+
+nlohmann::json read_json_file(const std::string& path, const std::string& what) {
+  return parsed_json(read_bounded_file(path, what, kMaxJsonFileBytes), path, what);
+}
+
+std::string read_bounded_file_below(const std::filesystem::path& root, const std::filesystem::path& relative,
+                                    const std::string& what, std::uintmax_t max_bytes) {
+  const std::string path = (root / relative).string();
+  int dir = ::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir < 0) throw UsageError(fmt::format("{}: cannot read {}: {}", path, what, std::strerror(errno)));
+  const std::vector<std::filesystem::path> parts(relative.begin(), relative.end());
+  std::filesystem::path so_far = root;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    so_far /= parts[i];
+    const bool last = i + 1 == parts.size();
+    if (parts[i] == ".." || parts[i] == "." || parts[i].empty()) {
+      ::close(dir);
+      throw UsageError(fmt::format("{}: {} must lie below {}", path, what, root.string()));
+    }
+    const int next = ::openat(dir, parts[i].c_str(),
+                              (last ? O_RDONLY | O_NONBLOCK : O_RDONLY | O_DIRECTORY) | O_NOFOLLOW | O_CLOEXEC);
+    const int error = errno;
+    ::close(dir);
+    if (next < 0 && (error == ELOOP || (error == ENOTDIR && !last)))
+      throw UsageError(fmt::format("{}: {} is a link or not a directory; abench reads nothing through a link below {}",
+                                   path, so_far.string(), root.string()));
+    if (next < 0 && error == ENOENT) throw UsageError(fmt::format("{}: cannot read {}: no such file", path, what));
+    if (next < 0) throw UsageError(fmt::format("{}: cannot read {}: {}", path, what, std::strerror(error)));
+    dir = next;
+  }
+  struct stat st {};
+  std::string why;
+  if (::fstat(dir, &st) != 0)
+    why = std::strerror(errno);
+  else if (!S_ISREG(st.st_mode))
+    why = fmt::format("not a regular file: {} must be one", what);
+  else if (static_cast<std::uintmax_t>(st.st_size) > max_bytes)
+    why = fmt::format("{} is {} bytes; abench reads files of at most {} KiB", what, st.st_size, max_bytes >> 10);
+  std::string text(why.empty() ? static_cast<std::size_t>(st.st_size) : 0, '\0');
+  for (std::size_t done = 0; why.empty() && done < text.size();) {
+    const ssize_t n = ::pread(dir, text.data() + done, text.size() - done, static_cast<off_t>(done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) why = n < 0 ? std::strerror(errno) : "it was cut short while read";
+    done += n > 0 ? static_cast<std::size_t>(n) : 0;
+  }
+  ::close(dir);
+  if (!why.empty()) throw UsageError(fmt::format("{}: {}", path, why));
+  return text;
+}
+
+nlohmann::json read_json_file_below(const std::filesystem::path& root, const std::filesystem::path& relative,
+                                    const std::string& what) {
+  return parsed_json(read_bounded_file_below(root, relative, what, kMaxJsonFileBytes), (root / relative).string(),
+                     what);
 }
 
 }  // namespace abench

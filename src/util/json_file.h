@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -27,5 +28,14 @@ std::string read_bounded_file(const std::string& path, const std::string& what, 
 // Reads and parses `path`; `what` names it in messages ("the matrix"). Throws UsageError:
 // "<path>: cannot read <what>: ...", "<path>: malformed JSON at line L, column C: ...", ...
 nlohmann::json read_json_file(const std::string& path, const std::string& what);
+
+// As read_bounded_file and read_json_file, for the file at `relative` below `root`, a directory
+// abench was handed (results, a shard): root's own path is followed, as the user named it, but
+// every directory below it and the file are opened relative to their parent without following a
+// link (openat, O_NOFOLLOW), so no file from outside root is read as if it were root's.
+std::string read_bounded_file_below(const std::filesystem::path& root, const std::filesystem::path& relative,
+                                    const std::string& what, std::uintmax_t max_bytes);
+nlohmann::json read_json_file_below(const std::filesystem::path& root, const std::filesystem::path& relative,
+                                    const std::string& what);
 
 }  // namespace abench
