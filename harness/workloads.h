@@ -98,6 +98,11 @@ class BufferSlots {
  public:
   explicit BufferSlots(std::size_t count) : storage_(count) {}
   Buffer* at(std::size_t i) { return reinterpret_cast<Buffer*>(storage_[i].bytes); }
+  // The same storage as an array of block pointers: raw batches keep nothing else.
+  std::byte** pointers() {
+    static_assert(sizeof(Slot) >= sizeof(std::byte*) && alignof(Slot) >= alignof(std::byte*));
+    return reinterpret_cast<std::byte**>(storage_.data());
+  }
 
  private:
   struct alignas(Buffer) Slot {
@@ -191,6 +196,43 @@ inline void repeat_indexed(Count count, F&& f) {
   }
 }
 
+// --touch on a raw block: one byte a page read. Out of line: GCC, flattening the loops around
+// it, found the sum's barrier an impossible constraint.
+[[gnu::noinline]] inline void touch_bytes(const std::byte* data, std::size_t size) {
+  unsigned sum = 0;
+  for (std::size_t offset = 0; offset < size; offset += kTouchStride) sum += static_cast<unsigned>(data[offset]);
+  do_not_optimize(sum);
+}
+
+template <class Buffer>
+inline constexpr bool is_raw_block = false;
+template <class Allocator>
+inline constexpr bool is_raw_block<RawBlock<Allocator>> = true;
+
+// batch and batch-reverse on raw blocks, as the C loop a user writes them: the pointers alone in
+// an array, the size and alignment in registers across each block's barrier. (Built as
+// RawBlocks, each slot kept its size and alignment beside the pointer, stored and read back, and
+// the context's fields were read again after every barrier: docs/measurement.md.)
+template <Workload W, class Context, class Live>
+[[gnu::always_inline]] inline void run_raw_batch(const Context& c, std::byte** blocks, Live live) {
+  auto allocator = c.allocator;
+  const std::size_t size = c.size, align = c.alignment.effective();
+  repeat_indexed(live, [&](std::size_t i) {
+    std::size_t n = size;
+    hide(n);
+    std::byte* block = static_cast<std::byte*>(allocator.allocate(n, align));
+    if (block == nullptr) [[unlikely]]
+      throw AllocationFailed();
+    blocks[i] = block;
+    do_not_optimize(block);  // escapes through memory, as the C loop's block does
+  });
+  if (c.touch)
+    for (std::size_t i = 0; i < live; ++i) touch_bytes(blocks[i], size);
+  repeat_indexed(live, [&](std::size_t i) {
+    allocator.deallocate(blocks[W == Workload::batch_reverse ? live - 1 - i : i], size, align);
+  });
+}
+
 // One iteration of the timed loop: `live` buffers built, all live at once, then all dropped
 // (pair: each dropped at once). Live is std::size_t, or std::integral_constant for a live
 // count known when compiling: then no trip-count arithmetic and no branch.
@@ -198,6 +240,10 @@ template <Workload W, class Context, class Slots, class Live>
 inline void run_one_iteration(const Context& c, Slots& slots, Live live) {
   if constexpr (W == Workload::pair) {  // each block freed at once: never two live
     repeat_indexed(live, [&](std::size_t) { make_one_pair(c, slots); });
+    return;
+  }
+  if constexpr ((W == Workload::batch || W == Workload::batch_reverse) && is_raw_block<typename Context::Buffer>) {
+    run_raw_batch<W>(c, slots.pointers(), live);
     return;
   }
   repeat_indexed(live, [&](std::size_t i) { build_buffer<W>(slots.at(i), c); });

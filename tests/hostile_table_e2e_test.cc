@@ -744,6 +744,34 @@ std::vector<Hostile> table() {
   const auto nothing_from_outside = [](const Case& c, const CliResult&) {
     EXPECT_EQ(read_file(c.root / "d" / "report.html").find("SECRET-FROM-OUTSIDE"), std::string::npos);
   };
+  // The files report reads are read through no link either: a results.json or compare.json that
+  // is a link to another directory's is refused, before anything is written.
+  const auto report_with_linked = [](std::string name) {
+    return [name](const Case& c) {
+      const fs::path d = c.copy("cmp", "d"), elsewhere = c.copy("cmp", "elsewhere");
+      fs::remove(d / name);
+      fs::create_symlink(elsewhere / name, d / name);
+      return std::vector<std::string>{"report", d.string()};
+    };
+  };
+  t.push_back({"report_results_json_is_a_link", report_with_linked("results.json"), 2,
+               "results.json is a link or not a directory"});
+  t.push_back({"report_compare_json_is_a_link", report_with_linked("compare.json"), 2,
+               "compare.json is a link or not a directory"});
+  t.push_back({"merge_shard_results_json_is_a_link", merge_of([](const Case& c, const fs::path& s1, const fs::path&) {
+                 const fs::path elsewhere = c.copy("s1", "elsewhere");
+                 fs::remove(s1 / "results.json");
+                 fs::create_symlink(elsewhere / "results.json", s1 / "results.json");
+               }),
+               2, "results.json is a link or not a directory"});
+  t.push_back({"resume_results_json_is_a_link",
+               [](const Case& c) {
+                 const fs::path d = c.interrupted("cmp"), elsewhere = c.copy("cmp", "elsewhere");
+                 fs::remove(d / "results.json");
+                 fs::create_symlink(elsewhere / "results.json", d / "results.json");
+                 return std::vector<std::string>{"compare", "--resume", d.string()};
+               },
+               2, "results.json is a link or not a directory"});
   t.push_back({"report_explain_is_a_link",
                report_with_hot_path_linked("explain"),
                0,
@@ -822,6 +850,148 @@ std::vector<Hostile> table() {
                                                  (c.root / "out").string()};
                },
                2, "holds what abench did not write (report.html, report/)"});
+
+  t.push_back({"out_holds_only_a_hidden_file",
+               [](const Case& c) {
+                 fs::create_directories(c.root / "out");
+                 write_text(c.root / "out" / ".notes", "mine\n");
+                 return std::vector<std::string>{
+                     "gate",        "--baseline", (c.base / "run").string(), "--candidate", (c.base / "run").string(),
+                     "--no-report", "--out",      (c.root / "out").string()};
+               },
+               2, "holds what abench did not write (.notes)"});
+  t.push_back({"out_foreign_files_with_force",
+               [](const Case& c) {
+                 fs::create_directories(c.root / "out");
+                 write_text(c.root / "out" / "report.html", "<p>another tool's report</p>\n");
+                 write_text(c.root / "out" / "notes.txt", "mine\n");
+                 return std::vector<std::string>{"gate",
+                                                 "--baseline",
+                                                 (c.base / "run").string(),
+                                                 "--candidate",
+                                                 (c.base / "run").string(),
+                                                 "--no-report",
+                                                 "--force",
+                                                 "--out",
+                                                 (c.root / "out").string()};
+               },
+               -1,
+               "gate.md",
+               {"out/gate.md", "out/gate.json", "out/.abench.lock", "summary.md"},
+               [](const Case& c, const CliResult& r) {  // written among them; what was not abench's is left
+                 EXPECT_NE(r.exit_code, 2) << r.err;
+                 EXPECT_EQ(read_file(c.root / "out" / "notes.txt"), "mine\n");
+                 EXPECT_EQ(read_file(c.root / "out" / "report.html"), "<p>another tool's report</p>\n");
+               }});
+
+  // Text that is not UTF-8 (a Latin-1 é) where it enters: the options of each command that
+  // takes text, and a text field of each file kind, refused with exit 2 before anything runs.
+  const std::string latin1 = "caf\xe9";
+  const auto run_with = [latin1](std::vector<std::string> extra) {
+    return [latin1, extra](const Case& c) {
+      std::vector<std::string> args{"run",      "--matrix",       "quick", "--backend",  "system", "--workload",
+                                    "allocate", "--size",         "64",    "--live",     "1",      "--samples",
+                                    "3",        "--min-batch-ms", "0.2",   "--no-report"};
+      for (const std::string& e : extra)
+        args.push_back(replaced_all(replaced_all(e, "@LATIN1@", latin1), "@ROOT@", c.root.string()));
+      return args;
+    };
+  };
+  t.push_back({"option_out_latin1",
+               run_with({"--out", "@ROOT@/@LATIN1@"}),
+               2,
+               "option --out: its value is not valid UTF-8",
+               {},
+               [latin1](const Case& c, const CliResult&) { EXPECT_FALSE(fs::exists(c.root / latin1)); }});
+  t.push_back({"option_save_baseline_latin1", run_with({"--out", "@ROOT@/o", "--save-baseline", "@LATIN1@"}), 2,
+               "option --save-baseline: its value is not valid UTF-8"});
+  t.push_back({"option_commit_latin1",
+               run_with({"--out", "@ROOT@/o", "--history", "@ROOT@/h.db", "--commit", "@LATIN1@"}), 2,
+               "option --commit: its value is not valid UTF-8"});
+  t.push_back({"option_history_store_latin1",
+               [latin1](const Case& c) {
+                 return std::vector<std::string>{
+                     "history", "changes", "--history", (c.root / latin1).string(), "--out", (c.root / "o").string()};
+               },
+               2, "option --history: its value is not valid UTF-8"});
+  t.push_back({"option_report_directory_latin1",
+               [latin1](const Case& c) {
+                 return std::vector<std::string>{"report", (c.root / latin1).string()};
+               },
+               2, "is not valid UTF-8"});
+  // A text field given the bytes after the JSON is written (a JSON writer would escape them).
+  const auto with_latin1 = [latin1](const fs::path& file, const std::function<void(json&)>& place) {
+    edit_json(file, place);
+    std::string text = read_file(file);
+    text.replace(text.find("@LATIN1@"), 8, latin1);
+    write_text(file, text);
+  };
+  t.push_back({"results_label_latin1",
+               [with_latin1](const Case& c) {
+                 const fs::path d = c.copy("run", "d");
+                 with_latin1(d / "results.json", [](json& j) { j["variants"][0]["label"] = "@LATIN1@"; });
+                 return std::vector<std::string>{"report", d.string()};
+               },
+               2, "results.json: malformed JSON"});
+  t.push_back({"compare_json_label_latin1",
+               [with_latin1](const Case& c) {
+                 const fs::path d = c.copy("cmp", "d");
+                 with_latin1(d / "compare.json", [](json& j) { j["baselines"][0] = "@LATIN1@"; });
+                 return std::vector<std::string>{"report", d.string()};
+               },
+               2, "compare.json: malformed JSON"});
+  t.push_back({"merge_gate_json_key_latin1", merge_of([with_latin1](const Case&, const fs::path& s1, const fs::path&) {
+                 with_latin1(s1 / "gate.json", [](json& j) { j["cells"][0]["key"] = "@LATIN1@"; });
+               }),
+               2, "gate.json: malformed JSON"});
+  t.push_back({"matrix_name_latin1",
+               [with_latin1](const Case& c) {
+                 fs::copy_file(fs::path(testing::built::kSourceDir) / "matrices" / "quick.json", c.root / "m.json");
+                 with_latin1(c.root / "m.json", [](json& j) { j["description"] = "@LATIN1@"; });
+                 return std::vector<std::string>{"run",       "--matrix", (c.root / "m.json").string(),
+                                                 "--backend", "system",   "--samples",
+                                                 "3",         "--out",    (c.root / "o").string()};
+               },
+               2, "m.json: malformed JSON"});
+
+  // A library under test that prints protocol-like lines (a forged `done`) on stdout: the worker
+  // talks to abench on a descriptor of its own, so the lines are kept as its output, never read.
+  t.push_back({"plugin_prints_protocol_lines",
+               [](const Case& c) {
+                 return std::vector<std::string>{
+                     "run",
+                     "--variant",
+                     std::string("plugin=") + testing::built::kFaultSubject + ",env=ABENCH_TEST_FAULT=chatty:256",
+                     "--matrix",
+                     "quick",
+                     "--backend",
+                     "system",
+                     "--workload",
+                     "allocate",
+                     "--size",
+                     "256",
+                     "--live",
+                     "1",
+                     "--samples",
+                     "3",
+                     "--min-batch-ms",
+                     "0.2",
+                     "--no-counts",
+                     "--no-report",
+                     "--out",
+                     (c.root / "o").string()};
+               },
+               0,
+               "",
+               {"o", "state"},  // state: the run's record, kept while it runs
+               [](const Case& c, const CliResult&) {
+                 const json results = read_json(c.root / "o" / "results.json");
+                 ASSERT_FALSE(results["workers"].empty());
+                 for (const auto& w : results["workers"]) {
+                   EXPECT_FALSE(w.contains("error")) << w.dump();
+                   EXPECT_NE(w.value("stdout_tail", "").find("{\"type\":\"done\"}"), std::string::npos) << w.dump();
+                 }
+               }});
 
   // 4. Everything printed is escaped for where it goes.
   t.push_back({"payload_label_in_compare_md_and_csv",

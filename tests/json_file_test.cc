@@ -1,6 +1,7 @@
 // The JSON reader every user-supplied file goes through: hostile input is refused with the
 // file and the reason, never a crash, an endless read or a silent last-key-wins.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
@@ -69,6 +70,47 @@ TEST(JsonFile, MalformedJsonNamesLineAndColumn) {
   testing::TempDir dir;
   const std::string error = error_reading(dir.write("bad.json", "{\n  \"a\": [1,\n  ]\n}\n"));
   EXPECT_NE(error.find("malformed JSON at line 3, column 3"), std::string::npos) << error;
+}
+
+// A file below a directory handed over (a results directory, a shard) is read through no link:
+// a link at any directory on the way or at the file is refused naming where it is, and so is
+// a path that climbs out; the directory's own path may be a link (the user named it).
+TEST(JsonFile, BelowADirectoryNoLinkOnTheWayIsFollowed) {
+  namespace fs = std::filesystem;
+  testing::TempDir dir;
+  const fs::path root = dir.path() / "results", outside = dir.path() / "outside";
+  fs::create_directories(root / "explain" / "hot-path");
+  fs::create_directories(outside / "hot-path");
+  std::ofstream(root / "explain" / "hot-path" / "index.json") << R"({"a": 1})";
+  std::ofstream(outside / "hot-path" / "index.json") << R"({"secret": 1})";
+  const fs::path relative = fs::path("explain") / "hot-path" / "index.json";
+  EXPECT_EQ(read_json_file_below(root, relative, "the index")["a"], 1);
+  fs::create_directory_symlink(root, dir.path() / "named");
+  EXPECT_EQ(read_json_file_below(dir.path() / "named", relative, "the index")["a"], 1);
+  const auto refusal = [&](const fs::path& rel) {
+    try {
+      read_json_file_below(root, rel, "the index");
+    } catch (const UsageError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(read)");
+  };
+  // A link at each place on the way, in turn.
+  fs::rename(root / "explain" / "hot-path" / "index.json", dir.path() / "kept.json");
+  fs::create_symlink(outside / "hot-path" / "index.json", root / "explain" / "hot-path" / "index.json");
+  EXPECT_NE(refusal(relative).find("index.json is a link or not a directory"), std::string::npos) << refusal(relative);
+  fs::remove_all(root / "explain" / "hot-path");
+  fs::create_directory_symlink(outside / "hot-path", root / "explain" / "hot-path");
+  EXPECT_NE(refusal(relative).find("hot-path is a link or not a directory"), std::string::npos) << refusal(relative);
+  fs::remove_all(root / "explain");
+  fs::create_directory_symlink(outside, root / "explain");
+  EXPECT_NE(refusal(relative).find("explain is a link or not a directory"), std::string::npos) << refusal(relative);
+  EXPECT_NE(refusal(fs::path("..") / "outside" / "hot-path" / "index.json").find("must lie below"), std::string::npos);
+  fs::remove(root / "explain");
+  fs::create_directories(root / "explain");
+  ASSERT_EQ(mkfifo((root / "explain" / "fifo").c_str(), 0600), 0);
+  EXPECT_NE(refusal(fs::path("explain") / "fifo").find("not a regular file"), std::string::npos);
+  EXPECT_NE(refusal(fs::path("explain") / "absent.json").find("no such file"), std::string::npos);
 }
 
 }  // namespace

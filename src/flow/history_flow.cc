@@ -54,9 +54,7 @@ void write_history_file(const std::filesystem::path& dir, const RunIdentity& id,
   write_file_atomically(dir / kHistoryFile, record.dump(2) + "\n");
 }
 
-RunResults run_in(const std::string& dir) {
-  return load_results((std::filesystem::path(dir) / "results.json").string());
-}
+RunResults run_in(const std::string& dir) { return load_results_below(dir, "results.json"); }
 
 void print_outcome(const HistoryOutcome& o, const std::string& store) {
   fmt::print("{} runs recorded, {} already there; {} has {} points\n", o.recorded, o.already_there, store, o.points);

@@ -25,6 +25,7 @@
 #include "src/util/errors.h"
 #include "src/util/text.h"
 #include "src/verdict/compare.h"
+#include "src/util/json_file.h"
 #include "src/verdict/compare_file.h"
 #include "src/verdict/noise_floors.h"
 
@@ -82,7 +83,8 @@ VerdictSettings compare_settings(const std::vector<ShardResults>& shards, const 
   settings.detect = o.detect_percent / 100;
   for (const ShardResults& shard : shards) {
     const std::string path = (shard.dir / "compare.json").string();
-    const VerdictSettings stored = load_comparison(path).settings;
+    const VerdictSettings stored =
+        comparison_from_json(read_json_file_below(shard.dir, "compare.json", "the compare file"), path).settings;
     if (std::abs(stored.confidence - settings.confidence) > 1e-9 ||
         std::abs(stored.min_effect - settings.min_effect) > 1e-9 || std::abs(stored.detect - settings.detect) > 1e-9)
       throw UsageError(

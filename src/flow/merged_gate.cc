@@ -81,7 +81,7 @@ void check_same_rules(const ShardResults& shard, const GateVerdict& judged) {
   if (!std::filesystem::exists(path))
     throw UsageError(
         fmt::format("abench merge: {} is missing: every shard of a gate writes one; nothing was merged", path));
-  const GateVerdict stored = gate_verdict_from_json(read_json_file(path, "abench merge"), path);
+  const GateVerdict stored = gate_verdict_from_json(read_json_file_below(shard.dir, "gate.json", "abench merge"), path);
   const std::string give =
       "give abench merge the --confidence, --threshold, --gate-file, --noise and --baseline the "
       "shards were gated with; nothing was merged";

@@ -85,7 +85,7 @@ ShardResults read_shard(const std::filesystem::path& dir) {
                     "output directory of a shard (--shard K/N); nothing was merged",
                     dir.string()));
   // The one reader: every field and cross-reference checked (plan_ids one plan cell per cell).
-  shard.results = load_results(shard.path);
+  shard.results = load_results_below(dir, std::filesystem::path(shard.path).lexically_relative(dir));
   if (!shard.results.plan.shard)
     throw UsageError(
         fmt::format("abench merge: {}: field 'shard' is missing: these results were not measured "

@@ -33,8 +33,9 @@ std::string fact_text(const json& value) {
 
 RunResults read_results(const std::filesystem::path& file, ReportModel& model) {
   // The one reader validates every field and cross-reference, with errors that name the field.
-  const RunResults results = load_results(file.string());
-  const json j = read_json_file(file.string(), "the results file");  // the facts below: as recorded
+  // Read below the directory, through no link (src/util/json_file.h), as everything report reads.
+  const RunResults results = load_results_below(model.dir, file.filename());
+  const json j = read_json_file_below(model.dir, file.filename(), "the results file");  // the facts: as recorded
   const MetricNames& names = metric_names(results.protocol.measure);
   model.unit = names.column;
   for (const Variant& v : results.plan.variants) model.variants.push_back(v.label());
@@ -118,7 +119,8 @@ void put_judgement(ReportChange& change, const std::optional<Judgement>& judgeme
 
 Comparison read_compare(const std::filesystem::path& file, ReportModel& model) {
   // The one reader of compare.json: each verdict checked against its interval.
-  const Comparison c = load_comparison(file.string());
+  const Comparison c =
+      comparison_from_json(read_json_file_below(model.dir, file.filename(), "the compare file"), file.string());
   for (const CompareRow& row : c.rows) {
     ReportChange change;
     change.group = fmt::format("{} -> {}", c.baseline_labels[row.pair], c.candidate_labels[row.pair]);
@@ -171,7 +173,8 @@ void check_layout_marks(const Comparison& said, const RunResults& results, const
 
 // A gate's cell key is backend/policy/workload/size/R:P/live.
 void read_gate(const std::filesystem::path& file, ReportModel& model) {
-  const GateVerdict verdict = gate_verdict_from_json(read_json_file(file.string(), "the gate file"), file.string());
+  const GateVerdict verdict =
+      gate_verdict_from_json(read_json_file_below(model.dir, file.filename(), "the gate file"), file.string());
   for (const GateCell& c : verdict.cells) {
     std::vector<std::string> parts;
     for (std::size_t start = 0;;) {

@@ -136,7 +136,7 @@ void run_or_resume(RunResults& results, const std::filesystem::path& dir, bool r
     return;
   }
   const std::string path = (dir / "results.json").string();
-  const nlohmann::json stored = read_json_file(path, "--resume");
+  const nlohmann::json stored = read_json_file_below(dir, "results.json", "--resume");
   lay_out_cells(results);
   restore_finished(results, stored, path);
   check_same_timed_loops(results, timed_loops(results.plan.variants, launcher), path);

@@ -34,7 +34,7 @@ std::vector<std::string> without_options(const std::vector<std::string>& line,
 StoredCommand resume_command_line(const std::filesystem::path& dir, const std::string& command,
                                   const std::string& program) {
   const std::string path = (dir / "results.json").string();
-  const nlohmann::json stored = read_json_file(path, "--resume");
+  const nlohmann::json stored = read_json_file_below(dir, "results.json", "--resume");
   try {
     if (stored.at("complete").get<bool>())
       throw UsageError(fmt::format("--resume {}: that run is complete; nothing to resume", dir.string()));

@@ -1,144 +1,21 @@
-// libFuzzer over every reader of input from outside abench: JSON files (read_json_file),
-// matrices, variant specs, gate files, results files (and the gate's pairing and verdict on
-// them), noise files, and the worker protocol (lines a worker could write, fed through the
-// orchestrator with a fake launcher, then written as results.json and results.csv).
-// ABENCH_FUZZ_TARGET names the reader; scripts/fuzz runs each with its seed corpus.
-//
-// A reader may refuse its input with UsageError (exit 2 for the user); any other
-// exception, a crash or a sanitizer report is a finding.
-#include <unistd.h>
-
+// libFuzzer over the readers of tests/fuzz/reader_targets.h: ABENCH_FUZZ_TARGET names the
+// reader; scripts/fuzz runs each with its seed corpus.
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
-#include <fstream>
-#include <functional>
-#include <map>
 #include <string>
 
 #include "src/util/errors.h"
-#include "src/verdict/gate.h"
-#include "src/verdict/compare_file.h"
-#include "src/verdict/gate_file.h"
-#include "src/plan/matrix.h"
-#include "src/run/orchestrator.h"
-#include "src/results/noise_file.h"
-#include "src/results/results_reader.h"
-#include "src/results/results_writers.h"
-#include "src/plan/variant.h"
-#include "src/verdict/pairing.h"
-
-namespace abench {
-namespace {
-
-const std::vector<std::string> kBuilt{"system", "mimalloc", "jemalloc"};
-
-// The readers take paths: each input goes through a file, as the user's would.
-std::string as_file(const std::string& text) {
-  static const std::string path = "/tmp/abench-fuzz-" + std::to_string(getpid()) + ".json";
-  std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
-  return path;
-}
-
-// Answers with the fuzzer's bytes, one protocol line per line of input.
-class ScriptedLauncher : public WorkerLauncher {
- public:
-  explicit ScriptedLauncher(const std::string& script) : script_(script) {}
-  LaunchOutcome run(const LaunchRequest&, const ProtocolLineHandler& on_line) override {
-    for (std::size_t start = 0; start < script_.size();) {
-      const std::size_t end = std::min(script_.find('\n', start), script_.size());
-      on_line(std::string_view(script_).substr(start, end - start));
-      start = end + 1;
-    }
-    LaunchOutcome outcome;
-    outcome.exit_code = script_.empty() ? 0 : static_cast<unsigned char>(script_[0]) % 4;
-    outcome.stderr_tail = script_.substr(0, 64);
-    return outcome;
-  }
-
- private:
-  std::string script_;
-};
-
-void worker_protocol(const std::string& text) {
-  Matrix m;
-  m.path = "fuzz.json";
-  m.name = "fuzz";
-  m.backends = {"system"};
-  m.policies = {Policy::exact};
-  m.workloads = {Workload::allocate, Workload::grow};
-  m.sizes = {64};
-  m.alignments = {{1, 256}};
-  m.lives = {1, 64};
-  m.protocol.processes = 2;
-  m.protocol.samples = 3;
-  RunResults results;
-  results.matrix = m;
-  results.protocol = m.protocol;
-  results.plan = make_plan(m, 1);
-  OrchestratorHooks hooks;
-  hooks.worker_path = [](const Variant& v, WorkerMode) { return v.backend; };
-  ScriptedLauncher launcher(text);
-  run_plan(results, launcher, hooks);
-  results.complete = true;
-  (void)results_to_json(results).dump(2, ' ', false, nlohmann::json::error_handler_t::strict);  // valid UTF-8 only
-  (void)results_to_csv(results);
-}
-
-void results_file(const std::string& text) {
-  const std::string path = as_file(text);
-  const RunResults r = load_results(path);
-  GateVerdict verdict = evaluate_gate(pair_sides(r), GateRules{}, {}, VerdictSettings{});
-  if (r.plan.partner.empty())
-    verdict = evaluate_gate(pair_results(r, path, r, path), GateRules{}, {}, VerdictSettings{});
-  (void)results_to_json(r).dump(2, ' ', false, nlohmann::json::error_handler_t::strict);
-  (void)gate_json(verdict).dump();
-  (void)gate_markdown(verdict);
-}
-
-void gate_file(const std::string& text) {
-  const GateRules rules = load_gate_rules(as_file(text));
-  for (const auto& [pattern, threshold] : rules.cell_thresholds)
-    (void)glob_match(pattern, "system/exact/allocate/65536/4096:4096/64");
-}
-
-const std::map<std::string, std::function<void(const std::string&)>> kTargets{
-    {"json", [](const std::string& t) { (void)read_json_file(as_file(t), "the fuzzed file"); }},
-    {"matrix", [](const std::string& t) { (void)load_matrix(as_file(t), kBuilt); }},
-    {"variant",
-     [](const std::string& t) {
-       static const Matrix quick = load_matrix("quick", kBuilt);
-       const VariantSpec spec = parse_variant_spec(t, "--baseline", kBuilt);
-       (void)expand_variant_spec(spec, quick);
-     }},
-    {"gate", gate_file},
-    {"results", results_file},
-    {"noise", [](const std::string& t) { (void)load_noise_file(as_file(t)); }},
-    {"gate-verdict",
-     [](const std::string& t) {
-       const std::string path = as_file(t);
-       const GateVerdict v = gate_verdict_from_json(read_json_file(path, "the fuzzed file"), path);
-       (void)gate_markdown(v);
-       (void)gate_json(v).dump();
-     }},
-    {"compare",
-     [](const std::string& t) {
-       const Comparison c = load_comparison(as_file(t));
-       (void)comparison_markdown(c);
-       (void)comparison_csv(c);
-       (void)comparison_json(c).dump();
-     }},
-    {"protocol", worker_protocol},
-};
-
-}  // namespace
-}  // namespace abench
+#include "tests/fuzz/reader_targets.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static const auto& target = [] {
     const char* name = std::getenv("ABENCH_FUZZ_TARGET");
-    const auto found = abench::kTargets.find(name ? name : "");
-    if (found == abench::kTargets.end()) {
-      std::fprintf(stderr, "ABENCH_FUZZ_TARGET: one of json, matrix, variant, gate, results, noise, protocol\n");
+    const auto found = abench::fuzz::reader_targets().find(name ? name : "");
+    if (found == abench::fuzz::reader_targets().end()) {
+      std::fprintf(stderr,
+                   "ABENCH_FUZZ_TARGET: one of json, matrix, variant, gate, results, noise, gate-verdict, "
+                   "compare, protocol\n");
       std::abort();
     }
     return found->second;
