@@ -25,6 +25,7 @@
 #include "src/stats/statistics.h"
 #include "src/util/json_file.h"
 #include "tests/emulation.h"
+#include "tests/sanitized.h"
 #include "tests/fake_launcher.h"
 #include "tests/temp_dir.h"
 #include "tests/test_matrix.h"
@@ -91,6 +92,9 @@ TEST(AdaptiveRoundsSimulation, StoppingOnWidthKeepsFalseCallsWithinTheConfidence
   // Arithmetic on simulated rounds, the same on every architecture: the native suite checks it
   // in seconds, qemu took 142 s and 126 s.
   ABENCH_SKIP_UNDER_EMULATION("a simulation of the statistics, whose answer does not depend on the CPU");
+  if (testing::linked_with_address_sanitizer())
+    GTEST_SKIP()
+        << "the plain build runs this simulation: the arithmetic is the same sanitized, and takes 15-19 s there";
   for (Noise noise : {Noise::normal, Noise::laplace, Noise::skewed, Noise::heavy})
     for (double width : {0.01, 0.02, 0.05}) {
       const Simulated fixed = simulate(Stop::fixed, noise, width, kCells, 11);
@@ -325,6 +329,9 @@ TEST(AdaptiveRoundsSimulation, ABudgetKeepsFalseCallsWithinTheConfidence) {
   // Arithmetic on simulated rounds, the same on every architecture: the native suite checks it
   // in seconds, qemu took 142 s and 126 s.
   ABENCH_SKIP_UNDER_EMULATION("a simulation of the statistics, whose answer does not depend on the CPU");
+  if (testing::linked_with_address_sanitizer())
+    GTEST_SKIP()
+        << "the plain build runs this simulation: the arithmetic is the same sanitized, and takes 15-19 s there";
   for (Noise noise : {Noise::normal, Noise::laplace, Noise::skewed, Noise::heavy}) {
     std::mt19937_64 rng(21 + static_cast<int>(noise));
     std::uniform_real_distribution<double> log_scale(std::log(0.001), std::log(0.05)), cost(0.5, 2.0);
