@@ -10,6 +10,7 @@
 #include <csignal>
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -34,7 +35,15 @@ struct Background {
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    EXPECT_EQ(posix_spawn(&pid, built::kAbench, &actions, nullptr, argv.data(), environ), 0);
+    // Its temporaries (the workers' fresh copies) go in the test's directory, which the test
+    // removes: an abench the test SIGKILLs cannot remove its own.
+    std::vector<std::string> env_strings{"TMPDIR=" + dir.string()};
+    for (char** e = environ; *e != nullptr; ++e)
+      if (std::string_view(*e).rfind("TMPDIR=", 0) != 0) env_strings.emplace_back(*e);
+    std::vector<char*> envp;
+    for (auto& e : env_strings) envp.push_back(e.data());
+    envp.push_back(nullptr);
+    EXPECT_EQ(posix_spawn(&pid, built::kAbench, &actions, nullptr, argv.data(), envp.data()), 0);
     posix_spawn_file_actions_destroy(&actions);
   }
   int wait_exit() {
