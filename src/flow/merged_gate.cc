@@ -24,8 +24,10 @@ std::string percent(double fraction) { return fmt::format("{:g}%", fraction * 10
 
 // The second run a shard measured to confirm its regressions: the shard's own variants and
 // cells, read by the one reader.
-RunResults stored_second_run(const ShardResults& shard, const std::string& path) {
-  RunResults second = load_results_below(shard.dir, std::filesystem::path("confirm") / "results.json");
+RunResults stored_second_run(const ShardResults& shard) {
+  const std::filesystem::path relative = std::filesystem::path("confirm") / "results.json";
+  const std::string path = (shard.dir / relative).string();
+  RunResults second = load_results_below(shard.dir, relative);
   bool same = second.plan.variants.size() == shard.results.plan.variants.size() &&
               second.cells.size() == shard.results.cells.size();
   for (std::size_t v = 0; same && v < second.plan.variants.size(); ++v)
@@ -70,8 +72,8 @@ GateVerdict judge_shard(const ShardResults& shard, const MergedGateRules& j) {
   }
   RunResults measured = shard.results;
   const Confirmation confirmation = regressions_to_confirm(verdict, measured, shard.path);
-  judge_with_second_run(verdict, measured, stored_second_run(shard, second_path.string()), confirmation, j.rules,
-                        j.noise, j.settings, shard.path, second_path.parent_path().string());
+  judge_with_second_run(verdict, measured, stored_second_run(shard), confirmation, j.rules, j.noise, j.settings,
+                        shard.path, second_path.parent_path().string());
   return verdict;
 }
 

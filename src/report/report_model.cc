@@ -33,9 +33,10 @@ std::string fact_text(const json& value) {
 
 RunResults read_results(const std::filesystem::path& file, ReportModel& model) {
   // The one reader validates every field and cross-reference, with errors that name the field.
-  // Read below the directory, through no link (src/util/json_file.h), as everything report reads.
-  const RunResults results = load_results_below(model.dir, file.filename());
-  const json j = read_json_file_below(model.dir, file.filename(), "the results file");  // the facts: as recorded
+  // Read once, below the directory and through no link (src/util/json_file.h), as everything
+  // report reads; the facts below come from the file as recorded.
+  const json j = read_json_file_below(model.dir, file.filename(), "the results file");
+  const RunResults results = results_from_json(j, file.string());
   const MetricNames& names = metric_names(results.protocol.measure);
   model.unit = names.column;
   for (const Variant& v : results.plan.variants) model.variants.push_back(v.label());
